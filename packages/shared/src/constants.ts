@@ -1,0 +1,77 @@
+/** Business constants and limits from the specs (automation §9, data/messaging §9). */
+export const APP_VERSION = '0.15.1';
+
+export const NAME_MAX_LENGTH = 128;
+export const DESCRIPTION_MAX_LENGTH = 1024;
+export const VIEWER_EMAIL_MAX_LENGTH = 255;
+export const TEXT_FIELD_MAX_LENGTH = 1024;
+export const EMAIL_MAX_LENGTH = 255;
+export const PERSON_NAME_MAX_LENGTH = 128;
+
+export const PASSWORD_MIN_LENGTH = 9;
+export const PASSWORD_MIN_LETTERS = 4;
+export const PASSWORD_MIN_DIGITS = 4;
+/** Remaining days at or below which login warns that the password will expire. */
+export const PASSWORD_EXPIRY_WARNING_DAYS = 14;
+
+export const WAIT_SECONDS_MIN = 0;
+export const WAIT_SECONDS_MAX = 60;
+export const SEQUENCE_STEP = 10;
+export const IF_SEQUENCE_MAX_DIGITS = 10;
+export const NUMBER_MASK_AFFIX_MAX_LENGTH = 1;
+
+export const LIST_REFRESH_INTERVAL_MS = 5000;
+export const CHECK_IMAGE_REFRESH_INTERVAL_MS = 4000;
+export const PENDING_ASK_CHECK_DELAY_MS = 1000;
+export const PENDING_ASK_CHECK_INTERVAL_MS = 3000;
+export const INSERTOR_LIST_FIRST_LOAD_DELAY_MS = 1000;
+export const NAVIGATOR_LIST_FIRST_LOAD_DELAY_MS = 500;
+export const SCREEN_SHARE_POLL_MS = 3000;
+export const SCREEN_SHARE_POLL_AFTER_FAILURE_MS = 5000;
+export const DIALOG_CONFIRM_COOLDOWN_MS = 500;
+export const MAX_TOASTS = 3;
+export const EMAIL_CHECK_DEBOUNCE_MS = 1500;
+export const FORM_PREFILL_DELAY_MS = 100;
+export const RELOAD_AFTER_SEND_MS = 100;
+
+export const DEFAULT_TIME_ZONE = 'Etc/GMT0';
+export const DATE_MASKS = ['MM/dd/yyyy', 'dd/MM/yyyy', 'hh:mm:ss', 'MM/dd/yyyy hh:mm:ss'] as const;
+export const DEFAULT_DECIMAL_SEPARATOR = '.';
+export const DEFAULT_GROUP_SEPARATOR = ',';
+
+export const MESSAGE_BODY_MIN_ROWS = 15;
+export const MESSAGE_BODY_MAX_ROWS = 1000;
+export const MESSAGE_SUBJECT_LIST_CUT = 27;
+export const MESSAGE_SUBJECT_LIST_MAX = 30;
+export const RECIPIENT_SEPARATOR = ';';
+
+export const SCHEDULER_INTERVAL_MIN = 1;
+export const SCHEDULER_INTERVAL_MAX = 1440;
+export const SORT_SEQUENCE_MIN = 1;
+export const SORT_SEQUENCE_MAX = 9;
+export const QUERY_PAGE_SIZES = [5, 10, 25] as const;
+export const QUERY_DEFAULT_PAGE_SIZE = 5;
+
+export const RECOGNITION_MAX_FILES = 100;
+export const TEMPLATE_IMAGE_MAX_FILES = 1;
+export const CONSOLIDATED_PAGE_SIZES = [100, 500, 1000] as const;
+export const CONSOLIDATED_DEFAULT_PAGE_SIZE = 100;
+export const CONSOLIDATED_HEADER_SKIP_CELLS = 4;
+export const CONSOLIDATED_COLUMNS_PER_RECORD = 4;
+export const CSV_NEWLINE_MARKER = '__NL__';
+export const PROGRESS_HIDE_DELAY_MS = 2000;
+export const PROGRESS_STEP_MS = 500;
+
+export const ANNOTATION_HISTORY_DEPTH = 10;
+export const ANNOTATION_ZOOM_MIN = 0.05;
+export const ANNOTATION_ZOOM_MAX = 2;
+export const ANNOTATION_MOUSE_THROTTLE_MS = 16;
+export const ANNOTATION_BOX_DISCARD_THRESHOLD = 0.002;
+export const ANNOTATION_CLASS_COLOURS = 12;
+
+/** Release notes listed on the help page; the build renders each from docs/release-notes. */
+export const RELEASE_NOTES = [
+  { id: 'extractor', title: 'Extractor release notes', file: 'extractor-release-notes.pdf' },
+  { id: 'data-insertor', title: 'Data Insertor release notes', file: 'data-insertor-release-notes.pdf' },
+  { id: 'screen-share', title: 'Screen Share release notes', file: 'screen-share-release-notes.pdf' },
+] as const;

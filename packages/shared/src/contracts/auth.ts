@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { EMAIL_MAX_LENGTH, PERSON_NAME_MAX_LENGTH } from '../constants.js';
+import { MESSAGES } from '../messages.js';
+import { EMAIL_PATTERN, isBlank, isPasswordValid } from '../validation.js';
+
+const emailField = z
+  .string({ error: MESSAGES['signup.email.invalid'] })
+  .trim()
+  .max(EMAIL_MAX_LENGTH, MESSAGES['signup.email.invalid'])
+  .regex(EMAIL_PATTERN, MESSAGES['signup.email.invalid']);
+
+const passwordRule = z
+  .string({ error: MESSAGES['signup.password.rule'] })
+  .refine(isPasswordValid, MESSAGES['signup.password.rule']);
+
+/** POST /auth */
+export const loginRequestSchema = z.object({
+  username: z
+    .string({ error: MESSAGES['login.email.required'] })
+    .refine((v) => !isBlank(v), MESSAGES['login.email.required']),
+  password: z
+    .string({ error: MESSAGES['login.password.required'] })
+    .refine((v) => v.length > 0, MESSAGES['login.password.required']),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+/** Answer of POST /auth and POST /auth/login-token/:token (data spec §3 "Login response"). */
+export const loginResponseSchema = z.object({
+  accessToken: z.string(),
+  refreshToken: z.string(),
+  username: z.string(),
+  tempPasswordSet: z.boolean(),
+  enabled: z.boolean(),
+  daysToExpire: z.number().int(),
+  viewerEmail: z.string().nullable(),
+});
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+/** PUT /auth and POST /user/logout */
+export const refreshRequestSchema = z.object({ refreshToken: z.string().min(1, MESSAGES['login.error.invalid.token']) });
+export type RefreshRequest = z.infer<typeof refreshRequestSchema>;
+
+export const refreshResponseSchema = z.object({
+  accessToken: z.string(),
+  refreshToken: z.string(),
+  username: z.string(),
+});
+export type RefreshResponse = z.infer<typeof refreshResponseSchema>;
+
+export const tokenParamSchema = z.object({ token: z.string().min(1).max(512) });
+
+/** POST /user (sign-up). `username` is the e-mail address, as on login. */
+export const signUpRequestSchema = z.object({
+  username: emailField,
+  password: passwordRule,
+  firstName: z
+    .string({ error: MESSAGES['signup.first.name.required'] })
+    .trim()
+    .min(1, MESSAGES['signup.first.name.required'])
+    .max(PERSON_NAME_MAX_LENGTH),
+  lastName: z
+    .string({ error: MESSAGES['signup.last.name.required'] })
+    .trim()
+    .min(1, MESSAGES['signup.last.name.required'])
+    .max(PERSON_NAME_MAX_LENGTH),
+});
+export type SignUpRequest = z.infer<typeof signUpRequestSchema>;
+
+/** GET /user/confirmation?token= */
+export const confirmationQuerySchema = z.object({ token: z.string().min(1).max(512) });
+
+/** GET /user/isEmailValid/:email: true means the address is free to use. */
+export const emailParamSchema = z.object({ email: z.string().max(EMAIL_MAX_LENGTH) });
+export const isEmailValidResponseSchema = z.boolean();
+
+/** PUT /user/forgot */
+export const forgotPasswordRequestSchema = z.object({ username: emailField });
+export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequestSchema>;
+
+/** PUT /user/password: the new password, typed twice on the screen and sent once. */
+export const changePasswordRequestSchema = z.object({
+  password: z.string({ error: MESSAGES['password.not.valid'] }),
+});
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
+
+/** GET /user/ */
+export const currentUserResponseSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  tempPasswordSet: z.boolean(),
+  daysToExpire: z.number().int(),
+});
+export type CurrentUserResponse = z.infer<typeof currentUserResponseSchema>;
+
+/** POST /user/login-token: a one-time token for /auth/login-token/:token (screen-share executor). */
+export const loginTokenResponseSchema = z.object({ token: z.string(), expiresAt: z.string() });
+export type LoginTokenResponse = z.infer<typeof loginTokenResponseSchema>;

@@ -1,0 +1,88 @@
+/**
+ * Every user-facing text the specs give, exactly as given. The API returns these in error bodies and
+ * the SPA shows them through i18n (apps/web/src/lib/i18n.ts builds its `en` bundle from MESSAGES).
+ * Keys keep the spec's message ids where it names one (e.g. extractor.list.error.name).
+ */
+export const MESSAGES = {
+  // Login (data spec §8)
+  'login.error.credentials': 'Password or username incorrect',
+  'login.error.not.confirmed': 'You must confirm your sign up confirmation received via email before logging in',
+  'login.error.session.expired': 'Session has been expired, please sign in again.',
+  'login.error.password.expired': 'Your password has expired and must be changed',
+  'login.warning.password.expiring': 'Your password will expire in {{days}} days',
+  'login.error.invalid.token': 'Invalid Token',
+  'login.error.disabled': 'This account is disabled. Please contact your administrator.',
+  'login.error.too.many.attempts': 'Too many login attempts. Please wait a minute and try again.',
+  'login.email.required': 'Please type the email address',
+  'login.password.required': 'Please type the password',
+  'login.user.not.found': 'User not found',
+
+  // Sign-up (data spec §5, §8)
+  'signup.first.name.required': 'Please type the first name',
+  'signup.last.name.required': 'Please type the last name',
+  'signup.email.invalid': 'Email is not valid',
+  'signup.email.exists': 'Email already exists',
+  'signup.password.rule':
+    'Password must contain a minimum of 9 characters. Being 4 letters, 4 numbers, 1 special character and no white spaces.',
+  'signup.password.different': 'Password is different',
+  'signup.complete.fields': 'Please complete all the fields correctly',
+  'signup.error': 'There was an error creating the account. Please check if the e-mail address is valid and try again.',
+  'signup.check.email': 'Please check your email.',
+
+  // Confirmation
+  'confirmation.success': 'Success! Please try to login now.',
+  'confirmation.error': 'Please try again later',
+
+  // Forgot / change password (both specs §8)
+  'forgot.email.not.found': 'E-mail not found',
+  'forgot.internal.error': 'Internal server error',
+  'forgot.check.email': 'Please, check your email',
+  'password.changed': 'Password changed',
+  'password.not.valid': 'The new password is not valid.',
+  'password.same.as.current': 'The new password must be different from the current one.',
+  'password.change.required': 'Your password must be changed before you continue.',
+  'password.server.error': 'There was an error on the server.',
+
+  // Generic
+  'error.unknown': 'Unknown Error. Please try to refresh the page ({{errorMessage}}).',
+  'error.invalid.token.parameter': 'Invalid token passed via parameter...',
+  'error.user.info': 'Error getting user info. Please try again later.',
+  'error.internal': 'Internal server error',
+  'error.not.found': 'Not found',
+  'error.unauthorized': 'Authentication required',
+  'error.required': 'Required',
+  'error.invalid.value': 'Invalid Value',
+  'error.invalid.url': 'Invalid URL',
+  'error.name.required': 'Name is required',
+  'error.description.required': 'Description is required',
+  'error.viewer.email.required': 'Viewer Email is required',
+  'error.name.unique': 'This name already exists, please choose a different one.',
+
+  // Extractor list (automation spec §5, §8)
+  'extractor.list.error.name': 'Name is required',
+  'extractor.list.error.description': 'Description is required',
+  'extractor.list.error.unique': 'This name already exists, please choose a different one.',
+  'extractor.list.error.get': 'Error loading the extractors',
+  'insertor.list.error.name': 'Name is required',
+  'insertor.list.error.description': 'Description is required',
+  'insertor.list.error.unique': 'This name already exists, please choose a different one.',
+  'insertor.list.error.get': 'Error loading the insertors',
+  'navigator.list.error.name': 'Name is required',
+  'navigator.list.error.description': 'Description is required',
+  'navigator.list.error.unique': 'This name already exists, please choose a different one.',
+  'navigator.list.error.get': 'Error loading the navigators',
+  'navigator.list.error.viewer.email': 'Viewer Email is required',
+
+  // Settings screen
+  'settings.title': 'Settings',
+  'settings.change.password': 'Change password',
+  'help.title': 'Help',
+  'notfound.title': 'Page not found',
+} as const;
+
+export type MessageKey = keyof typeof MESSAGES;
+
+/** Fills `{{name}}` placeholders; the SPA uses i18next for the same syntax. */
+export function formatMessage(key: MessageKey, values: Record<string, string | number> = {}): string {
+  return MESSAGES[key].replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name] ?? ''));
+}

@@ -1,0 +1,24 @@
+import { PASSWORD_MIN_DIGITS, PASSWORD_MIN_LENGTH, PASSWORD_MIN_LETTERS } from './constants.js';
+
+/** "Standard e-mail pattern" of the account screens. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Navigator viewer e-mail: text, @, letters, dot, 2 to 3 letters (automation spec §5). */
+export const VIEWER_EMAIL_PATTERN = /^[^\s@]+@[A-Za-z]+(\.[A-Za-z]+)*\.[A-Za-z]{2,3}$/;
+
+/**
+ * The sign-up/change-password rule (data spec §5): at least 9 characters, 4 letters, 4 digits,
+ * one special (non-word) character, no white space and no plus sign.
+ */
+export function isPasswordValid(password: string): boolean {
+  if (password.length < PASSWORD_MIN_LENGTH) return false;
+  if (/\s/.test(password) || password.includes('+')) return false;
+  const letters = password.match(/[A-Za-z]/g)?.length ?? 0;
+  const digits = password.match(/[0-9]/g)?.length ?? 0;
+  const hasSpecial = /[^A-Za-z0-9_]/.test(password);
+  return letters >= PASSWORD_MIN_LETTERS && digits >= PASSWORD_MIN_DIGITS && hasSpecial;
+}
+
+export function isBlank(value: string | null | undefined): boolean {
+  return value === null || value === undefined || value.trim().length === 0;
+}
