@@ -7,3 +7,4 @@ export * from './settings.js';
 export * from './contracts/common.js';
 export * from './contracts/auth.js';
 export * from './contracts/settings.js';
+export * from './jobs.js';

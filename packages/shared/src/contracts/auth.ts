@@ -94,6 +94,11 @@ export const currentUserResponseSchema = z.object({
 });
 export type CurrentUserResponse = z.infer<typeof currentUserResponseSchema>;
 
+export const LOGIN_TOKEN_PURPOSES = ['screen-share-executor'] as const;
+export const loginTokenRequestSchema = z.object({
+  purpose: z.enum(LOGIN_TOKEN_PURPOSES).default('screen-share-executor'),
+});
+
 /** POST /user/login-token: a one-time token for /auth/login-token/:token (screen-share executor). */
 export const loginTokenResponseSchema = z.object({ token: z.string(), expiresAt: z.string() });
 export type LoginTokenResponse = z.infer<typeof loginTokenResponseSchema>;

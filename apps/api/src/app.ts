@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { MESSAGES } from '@pagewright/shared';
+import type { ApiConfig } from './config.js';
+import { AppError } from './lib/app-error.js';
+import { authPlugin } from './plugins/auth.js';
+import { databasePlugin } from './plugins/database.js';
+import { errorsPlugin } from './plugins/errors.js';
+import { spaPlugin } from './plugins/spa.js';
+import { swaggerPlugin } from './plugins/swagger.js';
+import { createAccessTokens } from './modules/auth/access-token.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { createAuthService } from './modules/auth/auth.service.js';
+import { createSessionRepository } from './modules/auth/session.repository.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { createMailer } from './modules/mail/mailer.js';
+import { createSettingsRepository } from './modules/settings/settings.repository.js';
+import { settingsRoutes } from './modules/settings/settings.routes.js';
+import { createSettingsService } from './modules/settings/settings.service.js';
+import { createUserRepository } from './modules/user/user.repository.js';
+import { userRoutes } from './modules/user/user.routes.js';
+import { createUserService } from './modules/user/user.service.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: ApiConfig;
+  }
+}
+
+/** Builds the whole API (no listen): plugins, services, routes under /api, and the SPA. */
+export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.LOG_LEVEL,
+      redact: ['req.headers.authorization', 'req.body.password', 'req.body.refreshToken'],
+    },
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    },
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(errorsPlugin);
+  await app.register(databasePlugin);
+  await app.register(rateLimit, {
+    global: false,
+    redis: app.redis,
+    nameSpace: `${config.REDIS_KEY_PREFIX}rate:`,
+    errorResponseBuilder: () => new AppError('RATE_LIMITED', MESSAGES['login.error.too.many.attempts']),
+  });
+  await app.register(swaggerPlugin);
+  await app.register(authPlugin);
+
+  const mailer = createMailer(config);
+  app.addHook('onClose', async () => mailer.close());
+  const users = createUserRepository(app.db);
+  const auth = createAuthService({
+    config,
+    users,
+    sessions: createSessionRepository(app.db),
+    accessTokens: createAccessTokens(config),
+  });
+  const userService = createUserService({ config, users, mailer, log: app.log });
+  const settings = createSettingsService(createSettingsRepository(app.db));
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes);
+      await api.register(authRoutes, { auth });
+      await api.register(userRoutes, { users: userService, auth });
+      await api.register(settingsRoutes, { settings });
+    },
+    { prefix: '/api' },
+  );
+  await app.register(spaPlugin);
+  return app;
+}

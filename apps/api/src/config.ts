@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/**
+ * The API's one typed configuration, parsed once from the environment. Nothing else in the API
+ * reads process.env.
+ */
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');
+
+const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PUBLIC_URL: z.string().url().default('http://localhost:8080'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BUILD_HASH: z.string().default('dev'),
+  DATABASE_URL: z.string().default('postgresql://postgres@127.0.0.1:5432/pagewright'),
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  /** Prefix of every Redis key this deployment writes, so deployments can share one Redis. */
+  REDIS_KEY_PREFIX: z.string().default('pagewright:'),
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters'),
+  ENCRYPTION_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, 'ENCRYPTION_KEY must be 64 hex characters (32 bytes)'),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).default(900),
+  REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).default(30),
+  PASSWORD_EXPIRY_DAYS: z.coerce.number().int().min(1).default(90),
+  CONFIRMATION_TOKEN_TTL_HOURS: z.coerce.number().int().min(1).default(48),
+  TEMP_PASSWORD_TTL_HOURS: z.coerce.number().int().min(1).default(24),
+  LOGIN_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).default(600),
+  LOGIN_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),
+  LOGIN_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Sign-ups and password-recovery e-mails per client address per minute. */
+  ACCOUNT_EMAIL_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(20),
+  SMTP_HOST: z.string().default('127.0.0.1'),
+  SMTP_PORT: z.coerce.number().int().default(1025),
+  SMTP_SECURE: booleanFromEnv.default(false),
+  SMTP_USER: z.string().optional(),
+  SMTP_PASSWORD: z.string().optional(),
+  MAIL_FROM: z.string().default('Pagewright <no-reply@pagewright.local>'),
+  WEB_DIST: z.string().default('apps/web/dist'),
+});
+
+export type ApiConfig = z.infer<typeof configSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid API configuration: ${problems}`);
+  }
+  return parsed.data;
+}

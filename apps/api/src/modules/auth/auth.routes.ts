@@ -1,0 +1,59 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  errorResponseSchema,
+  loginRequestSchema,
+  loginResponseSchema,
+  refreshRequestSchema,
+  refreshResponseSchema,
+  tokenParamSchema,
+} from '@pagewright/shared';
+import type { AuthService } from './auth.service.js';
+
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 429: errorResponseSchema };
+
+/** POST /auth (sign in), PUT /auth (refresh with rotation), POST /auth/login-token/:token. */
+export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
+  const loginRateLimit = {
+    // After body parsing: the key includes the account being signed in to.
+    hook: 'preHandler' as const,
+    max: app.config.LOGIN_RATE_LIMIT_MAX,
+    timeWindow: app.config.LOGIN_RATE_LIMIT_WINDOW_SECONDS * 1000,
+    // Per address and account, so one noisy client cannot lock everybody else out.
+    keyGenerator: (request: { ip: string; body?: unknown }) => {
+      const username = (request.body as { username?: unknown } | undefined)?.username;
+      return `login:${request.ip}:${typeof username === 'string' ? username.trim().toLowerCase() : ''}`;
+    },
+  };
+
+  app.post('/auth', {
+    config: { rateLimit: loginRateLimit },
+    schema: {
+      tags: ['auth'],
+      summary: 'Sign in with e-mail and password',
+      body: loginRequestSchema,
+      response: { 200: loginResponseSchema, ...errors },
+    },
+    handler: (request) => auth.login(request.body.username, request.body.password),
+  });
+
+  app.put('/auth', {
+    schema: {
+      tags: ['auth'],
+      summary: 'Exchange a refresh token for new tokens (the old one stops working)',
+      body: refreshRequestSchema,
+      response: { 200: refreshResponseSchema, ...errors },
+    },
+    handler: (request) => auth.refresh(request.body.refreshToken),
+  });
+
+  app.post('/auth/login-token/:token', {
+    config: { rateLimit: { max: 30, timeWindow: 60_000 } },
+    schema: {
+      tags: ['auth'],
+      summary: 'Sign in with a one-time login token',
+      params: tokenParamSchema,
+      response: { 200: loginResponseSchema, ...errors },
+    },
+    handler: (request) => auth.loginWithToken(request.params.token),
+  });
+};

@@ -1,0 +1,135 @@
+import { MESSAGES, type LoginResponse, type RefreshResponse } from '@pagewright/shared';
+import type { User } from '@pagewright/db';
+import type { ApiConfig } from '../../config.js';
+import { AppError } from '../../lib/app-error.js';
+import { hashToken, newOpaqueToken } from '../../lib/tokens.js';
+import type { UserRepository } from '../user/user.repository.js';
+import type { AccessTokens } from './access-token.js';
+import { hashPassword, passwordState, verifyPassword } from './password-policy.js';
+import type { SessionRepository } from './session.repository.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const sessionExpired = () => new AppError('SESSION_EXPIRED', MESSAGES['login.error.session.expired']);
+
+interface Deps {
+  config: ApiConfig;
+  users: UserRepository;
+  sessions: SessionRepository;
+  accessTokens: AccessTokens;
+}
+
+/**
+ * Sign-in and sessions: argon2id password check, short-lived access JWTs and rotating refresh
+ * tokens grouped in families. Presenting a refresh token that was already rotated revokes its whole
+ * family (the token was copied; whoever holds it must sign in again).
+ */
+export function createAuthService({ config, users, sessions, accessTokens }: Deps) {
+  // Verifying against a real hash when the e-mail is unknown keeps both paths equally slow.
+  const unknownUserHash = hashPassword('unknown-user-timing-guard-1234!');
+
+  function assertMaySignIn(user: User): void {
+    if (!user.emailConfirmedAt) throw new AppError('EMAIL_NOT_CONFIRMED', MESSAGES['login.error.not.confirmed']);
+    if (!user.enabled) throw new AppError('USER_DISABLED', MESSAGES['login.error.disabled']);
+  }
+
+  async function startSession(user: User): Promise<LoginResponse> {
+    const refreshToken = newOpaqueToken();
+    const family = await sessions.createFamilyWithToken(
+      user.id,
+      hashToken(refreshToken),
+      new Date(Date.now() + config.REFRESH_TOKEN_TTL_DAYS * DAY_MS),
+    );
+    const { daysToExpire } = passwordState(user, config.PASSWORD_EXPIRY_DAYS);
+    return {
+      accessToken: accessTokens.issue({ sub: user.id, username: user.email, fid: family.id }),
+      refreshToken,
+      username: user.email,
+      tempPasswordSet: user.tempPasswordSet,
+      enabled: user.enabled,
+      daysToExpire,
+      viewerEmail: user.viewerEmail,
+    };
+  }
+
+  return {
+    async login(username: string, password: string): Promise<LoginResponse> {
+      const user = await users.findByEmail(username.trim());
+      if (!user) {
+        await verifyPassword(await unknownUserHash, password);
+        throw new AppError('INVALID_CREDENTIALS', MESSAGES['login.error.credentials']);
+      }
+      const isPasswordRight = await verifyPassword(user.passwordHash, password);
+      const isTemporaryPasswordRight =
+        !isPasswordRight &&
+        user.tempPasswordHash !== null &&
+        user.tempPasswordExpiresAt !== null &&
+        user.tempPasswordExpiresAt > new Date() &&
+        (await verifyPassword(user.tempPasswordHash, password));
+      if (!isPasswordRight && !isTemporaryPasswordRight) {
+        throw new AppError('INVALID_CREDENTIALS', MESSAGES['login.error.credentials']);
+      }
+      assertMaySignIn(user);
+
+      let signedIn = user;
+      if (isTemporaryPasswordRight && !user.tempPasswordSet) {
+        signedIn = await users.markTemporaryPasswordInUse(user.id);
+      } else if (isPasswordRight && user.tempPasswordHash) {
+        signedIn = await users.clearTemporaryPassword(user.id);
+      }
+      return startSession(signedIn);
+    },
+
+    async refresh(refreshToken: string): Promise<RefreshResponse> {
+      const stored = await sessions.findTokenWithFamily(hashToken(refreshToken));
+      if (!stored) throw sessionExpired();
+      const { family } = stored;
+      if (family.revokedAt || family.expiresAt < new Date() || stored.expiresAt < new Date()) throw sessionExpired();
+      if (stored.usedAt) {
+        await sessions.revokeFamily(family.id, 'refresh token reused');
+        throw sessionExpired();
+      }
+      const user = await users.findById(family.userId);
+      if (!user) throw sessionExpired();
+      if (!user.enabled) throw new AppError('USER_DISABLED', MESSAGES['login.error.disabled']);
+
+      const nextToken = newOpaqueToken();
+      const rotated = await sessions.rotate(stored.id, family.id, hashToken(nextToken), family.expiresAt);
+      if (!rotated) {
+        await sessions.revokeFamily(family.id, 'refresh token reused');
+        throw sessionExpired();
+      }
+      return {
+        accessToken: accessTokens.issue({ sub: user.id, username: user.email, fid: family.id }),
+        refreshToken: nextToken,
+        username: user.email,
+      };
+    },
+
+    async loginWithToken(token: string): Promise<LoginResponse> {
+      const loginToken = await sessions.consumeLoginToken(hashToken(token));
+      if (!loginToken) throw new AppError('INVALID_TOKEN', MESSAGES['login.error.invalid.token'], 'token');
+      const user = await users.findById(loginToken.userId);
+      if (!user) throw new AppError('INVALID_TOKEN', MESSAGES['login.error.invalid.token'], 'token');
+      assertMaySignIn(user);
+      return startSession(user);
+    },
+
+    async issueLoginToken(userId: string, purpose: string): Promise<{ token: string; expiresAt: string }> {
+      const token = newOpaqueToken();
+      const expiresAt = new Date(Date.now() + config.LOGIN_TOKEN_TTL_SECONDS * 1000);
+      await sessions.createLoginToken(userId, hashToken(token), purpose, expiresAt);
+      return { token, expiresAt: expiresAt.toISOString() };
+    },
+
+    /** Ends the sign-in session the refresh token belongs to; an unknown token is already ended. */
+    async logout(refreshToken: string): Promise<void> {
+      const stored = await sessions.findTokenWithFamily(hashToken(refreshToken));
+      if (stored) await sessions.revokeFamily(stored.familyId, 'logout');
+    },
+
+    endOtherSessions(userId: string, keepFamilyId: string) {
+      return sessions.revokeOtherFamilies(userId, keepFamilyId, 'password changed');
+    },
+  };
+}
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,139 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  MESSAGES,
+  changePasswordRequestSchema,
+  confirmationQuerySchema,
+  currentUserResponseSchema,
+  emailParamSchema,
+  errorResponseSchema,
+  forgotPasswordRequestSchema,
+  isEmailValidResponseSchema,
+  loginTokenRequestSchema,
+  loginTokenResponseSchema,
+  messageResponseSchema,
+  refreshRequestSchema,
+  signUpRequestSchema,
+} from '@pagewright/shared';
+import type { AuthService } from '../auth/auth.service.js';
+import type { UserService } from './user.service.js';
+
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+  409: errorResponseSchema,
+  422: errorResponseSchema,
+  429: errorResponseSchema,
+  503: errorResponseSchema,
+};
+const bearer = [{ bearerAuth: [] }];
+
+/** Sign-up, confirmation, password recovery and change, the signed-in user, logout. */
+export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; auth: AuthService }> = async (
+  app,
+  { users, auth },
+) => {
+  const publicRateLimit = { max: app.config.ACCOUNT_EMAIL_RATE_LIMIT_MAX, timeWindow: 60_000 };
+  app.post('/user', {
+    config: { rateLimit: publicRateLimit },
+    schema: {
+      tags: ['user'],
+      summary: 'Sign up; sends the confirmation e-mail',
+      body: signUpRequestSchema,
+      response: { 201: messageResponseSchema, ...errors },
+    },
+    handler: async (request, reply) => {
+      await users.signUp(request.body);
+      return reply.status(201).send({ message: MESSAGES['signup.check.email'] });
+    },
+  });
+
+  app.get('/user/confirmation', {
+    schema: {
+      tags: ['user'],
+      summary: 'Confirm a sign-up with the token from the e-mail',
+      querystring: confirmationQuerySchema,
+      response: { 200: messageResponseSchema, ...errors },
+    },
+    handler: async (request) => ({ message: await users.confirm(request.query.token) }),
+  });
+
+  app.get('/user/isEmailValid/:email', {
+    schema: {
+      tags: ['user'],
+      summary: 'Whether an e-mail address can be used for a new account',
+      params: emailParamSchema,
+      response: { 200: isEmailValidResponseSchema, ...errors },
+    },
+    handler: (request) => users.isEmailAvailable(request.params.email),
+  });
+
+  app.put('/user/forgot', {
+    config: { rateLimit: publicRateLimit },
+    schema: {
+      tags: ['user'],
+      summary: 'E-mail a temporary password that must be changed at the next sign-in',
+      body: forgotPasswordRequestSchema,
+      response: { 200: messageResponseSchema, ...errors },
+    },
+    handler: async (request) => {
+      await users.forgotPassword(request.body.username);
+      return { message: MESSAGES['forgot.check.email'] };
+    },
+  });
+
+  app.post('/user/logout', {
+    schema: {
+      tags: ['user'],
+      summary: 'End the sign-in session of this refresh token',
+      body: refreshRequestSchema,
+      response: { 200: messageResponseSchema, ...errors },
+    },
+    handler: async (request) => {
+      await auth.logout(request.body.refreshToken);
+      return { message: 'Logged out' };
+    },
+  });
+
+  app.get('/user/', {
+    onRequest: app.authenticate,
+    config: { allowWhilePasswordChangeRequired: true },
+    schema: {
+      tags: ['user'],
+      summary: 'The signed-in user',
+      security: bearer,
+      response: { 200: currentUserResponseSchema, ...errors },
+    },
+    handler: (request) => users.currentUser(request.user.id),
+  });
+
+  app.put('/user/password', {
+    onRequest: app.authenticate,
+    config: { allowWhilePasswordChangeRequired: true },
+    schema: {
+      tags: ['user'],
+      summary: 'Change the password; other sign-in sessions end',
+      security: bearer,
+      body: changePasswordRequestSchema,
+      response: { 200: messageResponseSchema, ...errors },
+    },
+    handler: async (request) => {
+      await users.changePassword(request.user.id, request.body.password);
+      await auth.endOtherSessions(request.user.id, request.user.familyId);
+      return { message: MESSAGES['password.changed'] };
+    },
+  });
+
+  app.post('/user/login-token', {
+    onRequest: app.authenticate,
+    schema: {
+      tags: ['user'],
+      summary: 'Issue a one-time login token (screen-share executor sign-in)',
+      security: bearer,
+      body: loginTokenRequestSchema,
+      response: { 200: loginTokenResponseSchema, ...errors },
+    },
+    handler: (request) => auth.issueLoginToken(request.user.id, request.body.purpose),
+  });
+};

@@ -1,0 +1,57 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { MESSAGES } from '@pagewright/shared';
+import { AppError } from '../lib/app-error.js';
+import { createAccessTokens } from '../modules/auth/access-token.js';
+import { passwordState } from '../modules/auth/password-policy.js';
+
+export interface AuthenticatedUser {
+  id: string;
+  username: string;
+  /** The refresh-token family this access token was issued for (its sign-in session). */
+  familyId: string;
+  mustChangePassword: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  }
+  interface FastifyRequest {
+    user: AuthenticatedUser;
+  }
+  interface FastifyContextConfig {
+    /** Routes a user may still call while a temporary or expired password must be changed. */
+    allowWhilePasswordChangeRequired?: boolean;
+  }
+}
+
+/**
+ * Bearer-token authentication. The JWT proves who is calling; the user's row is read on every call
+ * so that a disabled account or a pending forced password change takes effect at once.
+ */
+export const authPlugin = fp(async (app: FastifyInstance) => {
+  const accessTokens = createAccessTokens(app.config);
+
+  app.decorateRequest('user', null as unknown as AuthenticatedUser);
+  app.decorate('authenticate', async (request: FastifyRequest) => {
+    const header = request.headers.authorization;
+    const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
+    if (!token) throw new AppError('UNAUTHORIZED', MESSAGES['error.unauthorized']);
+    const claims = accessTokens.verify(token);
+    if (!claims) throw new AppError('SESSION_EXPIRED', MESSAGES['login.error.session.expired']);
+
+    const user = await app.db.user.findUnique({
+      where: { id: claims.sub },
+      select: { id: true, email: true, enabled: true, tempPasswordSet: true, passwordChangedAt: true },
+    });
+    if (!user) throw new AppError('SESSION_EXPIRED', MESSAGES['login.error.session.expired']);
+    if (!user.enabled) throw new AppError('USER_DISABLED', MESSAGES['login.error.disabled']);
+
+    const { mustChangePassword } = passwordState(user, app.config.PASSWORD_EXPIRY_DAYS);
+    if (mustChangePassword && !request.routeOptions.config.allowWhilePasswordChangeRequired) {
+      throw new AppError('PASSWORD_CHANGE_REQUIRED', MESSAGES['password.change.required']);
+    }
+    request.user = { id: user.id, username: user.email, familyId: claims.fid, mustChangePassword };
+  });
+});

@@ -1,0 +1,50 @@
+import { Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import pino from 'pino';
+import { createPrismaClient } from '@pagewright/db';
+import { MAINTENANCE_JOBS, PURGE_EXPIRED_SESSIONS_EVERY_MS, QUEUES } from '@pagewright/shared';
+import { loadConfig } from './config.js';
+import { purgeExpiredSessions } from './processors/purge-expired-sessions.processor.js';
+
+const config = loadConfig();
+const log = pino({ level: config.LOG_LEVEL, base: { service: 'worker' } });
+const db = createPrismaClient(config.DATABASE_URL);
+// BullMQ workers block on Redis: they need their own connection without a retry cap.
+const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+
+const maintenanceQueue = new Queue(QUEUES.maintenance, { connection });
+await maintenanceQueue.upsertJobScheduler(
+  MAINTENANCE_JOBS.purgeExpiredSessions,
+  { every: PURGE_EXPIRED_SESSIONS_EVERY_MS },
+  { name: MAINTENANCE_JOBS.purgeExpiredSessions, data: { retentionDays: config.SESSION_RETENTION_DAYS } },
+);
+
+const maintenanceWorker = new Worker(
+  QUEUES.maintenance,
+  async (job) => {
+    const jobLog = log.child({ jobId: job.id, job: job.name });
+    switch (job.name) {
+      case MAINTENANCE_JOBS.purgeExpiredSessions: {
+        const result = await purgeExpiredSessions(db, job.data, config.UNCONFIRMED_SIGNUP_RETENTION_DAYS);
+        jobLog.info(result, 'purged expired sessions');
+        return result;
+      }
+      default:
+        throw new Error(`Unknown maintenance job: ${job.name}`);
+    }
+  },
+  { connection, concurrency: 1 },
+);
+maintenanceWorker.on('failed', (job, error) => log.error({ jobId: job?.id, err: error }, 'job failed'));
+log.info({ queues: [QUEUES.maintenance] }, 'worker ready');
+
+async function shutdown(signal: string): Promise<void> {
+  log.info({ signal }, 'shutting down');
+  await maintenanceWorker.close();
+  await maintenanceQueue.close();
+  connection.disconnect();
+  await db.$disconnect();
+  process.exit(0);
+}
+process.once('SIGINT', () => void shutdown('SIGINT'));
+process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { EMAIL_PATTERN, VIEWER_EMAIL_PATTERN, isPasswordValid } from './validation.js';
+import { automationErrorName } from './error-codes.js';
+import { formatMessage } from './messages.js';
+
+describe('password rule', () => {
+  it.each(['abcd1234!', 'Pass1234word#', 'a1b2c3d4$$'])('accepts %s', (p) => expect(isPasswordValid(p)).toBe(true));
+  it.each([
+    ['abc1234!', 'too short'],
+    ['abcdefgh!1', 'one digit'],
+    ['abc123456!', 'three letters'],
+    ['abcd12345', 'no special'],
+    ['abcd_12345', 'underscore is a word character'],
+    ['abcd 1234!', 'white space'],
+    ['abcd1234+!', 'plus sign'],
+  ])('refuses %s (%s)', (p) => expect(isPasswordValid(p)).toBe(false));
+});
+
+describe('e-mail patterns', () => {
+  it('standard pattern', () => {
+    expect(EMAIL_PATTERN.test('ann@example.com')).toBe(true);
+    expect(EMAIL_PATTERN.test('ann@example')).toBe(false);
+    expect(EMAIL_PATTERN.test('ann example@x.com')).toBe(false);
+  });
+  it('viewer pattern wants letters, a dot and 2 to 3 letters at the end', () => {
+    expect(VIEWER_EMAIL_PATTERN.test('viewer@bank.com')).toBe(true);
+    expect(VIEWER_EMAIL_PATTERN.test('viewer@bank.co.uk')).toBe(true);
+    expect(VIEWER_EMAIL_PATTERN.test('viewer@bank.info')).toBe(false);
+    expect(VIEWER_EMAIL_PATTERN.test('viewer@bank1.com')).toBe(false);
+  });
+});
+
+describe('texts and codes', () => {
+  it('fills placeholders', () => {
+    expect(formatMessage('login.warning.password.expiring', { days: 3 })).toBe('Your password will expire in 3 days');
+  });
+  it('names every automation code, gaps as Unknown Error', () => {
+    expect(automationErrorName(100007)).toBe('No Such Element');
+    expect(automationErrorName(100021)).toBe('Timeout');
+    expect(automationErrorName(100405)).toBe('Method Not Allowed');
+    expect(automationErrorName(100040)).toBe('Unknown Error');
+  });
+});

@@ -1,0 +1,35 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fromRoot } from './paths.js';
+
+export interface RunningProcess {
+  child: ChildProcess;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a long-running child with its output in .pagewright/test-logs/<name>.log. */
+export function startProcess(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): RunningProcess {
+  const logDir = fromRoot('.pagewright', 'test-logs');
+  mkdirSync(logDir, { recursive: true });
+  const logFile = path.join(logDir, `${name}.log`);
+  const log = createWriteStream(logFile);
+  const child = spawn(command, args, { cwd: fromRoot(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  return {
+    child,
+    logFile,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const killTimer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        child.once('exit', () => {
+          clearTimeout(killTimer);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}

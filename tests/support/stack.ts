@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fromRoot } from './paths.js';
+import { freePort, waitFor } from './ports.js';
+import { startProcess, type RunningProcess } from './processes.js';
+import { createTestDatabase, dropTestDatabase } from './test-database.js';
+
+export interface TestStack {
+  apiUrl: string;
+  mailUrl: string;
+  databaseUrl: string;
+  databaseName: string;
+  stop(): Promise<void>;
+}
+
+export interface StackOptions {
+  /** Run the built API (apps/api/dist) with the built SPA, as users get it; else the TypeScript source. */
+  useBuild: boolean;
+  env?: Record<string, string>;
+}
+
+/**
+ * The real product for tests: a fresh PostgreSQL database with all migrations, the local Redis, a
+ * maildev SMTP catcher with its inbox API, and the API over HTTP on free ports.
+ */
+export async function startStack({ useBuild, env = {} }: StackOptions): Promise<TestStack> {
+  const database = await createTestDatabase();
+  const [apiPort, smtpPort, mailWebPort] = await Promise.all([freePort(), freePort(), freePort()]);
+  const processes: RunningProcess[] = [];
+
+  const stop = async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+    if (!process.env.PW_TEST_KEEP_DATABASE) await dropTestDatabase(database.name);
+  };
+
+  try {
+    const mailDir = mkdtempSync(path.join(os.tmpdir(), 'pagewright-mail-'));
+    processes.push(
+      startProcess('maildev', process.execPath, [
+        fromRoot('node_modules/maildev/bin/maildev'),
+        '--smtp', String(smtpPort),
+        '--web', String(mailWebPort),
+        '--ip', '127.0.0.1',
+        '--mail-directory', mailDir,
+        '--silent',
+      ], process.env),
+    );
+    const mailUrl = `http://127.0.0.1:${mailWebPort}`;
+    await waitFor(async () => ((await fetch(`${mailUrl}/email`)).ok ? true : undefined), 'maildev');
+
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    const apiEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(apiPort),
+      PUBLIC_URL: apiUrl,
+      DATABASE_URL: database.url,
+      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      REDIS_KEY_PREFIX: `pagewright-test:${database.name}:`,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(smtpPort),
+      LOG_LEVEL: 'warn',
+      WEB_DIST: fromRoot('apps/web/dist'),
+      BUILD_HASH: 'test',
+      // Every test signs up its own users from 127.0.0.1; the login limit stays at its default.
+      ACCOUNT_EMAIL_RATE_LIMIT_MAX: '10000',
+      ...env,
+    };
+    const builtServer = fromRoot('apps/api/dist/server.js');
+    if (useBuild && !existsSync(builtServer)) throw new Error('apps/api/dist is missing: run `pnpm build` first');
+    const args = useBuild ? [builtServer] : ['--import', 'tsx', fromRoot('apps/api/src/server.ts')];
+    const api = startProcess('api', process.execPath, args, apiEnv);
+    processes.push(api);
+    await waitFor(async () => {
+      if (api.child.exitCode !== null) throw new Error(`API exited (${api.child.exitCode}); see ${api.logFile}`);
+      return (await fetch(`${apiUrl}/api/health`)).ok ? true : undefined;
+    }, `API health (log: ${api.logFile})`, 60_000);
+
+    return { apiUrl, mailUrl, databaseUrl: database.url, databaseName: database.name, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
