@@ -85,3 +85,12 @@ export type MappingType = (typeof MAPPING_TYPES)[number];
 
 export const RECOGNITION_JOB_STATUSES = values('QUEUED', 'PROCESSING', 'DONE', 'ERROR');
 export type RecognitionJobStatus = (typeof RECOGNITION_JOB_STATUSES)[number];
+
+export const RUN_TRIGGERS = values('MANUAL', 'SCHEDULED', 'VALIDATION');
+export type RunTrigger = (typeof RUN_TRIGGERS)[number];
+
+export const PENDING_ASK_STATUSES = values('PENDING', 'ANSWERED', 'CANCELED', 'EXPIRED');
+export type PendingAskStatus = (typeof PENDING_ASK_STATUSES)[number];
+
+export const RECIPIENT_KINDS = values('TO', 'CC', 'BCC');
+export type RecipientKind = (typeof RECIPIENT_KINDS)[number];
