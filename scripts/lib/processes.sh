@@ -1,0 +1,197 @@
+# shellcheck shell=bash disable=SC2016  # single-quoted programs expand their own arguments
+# The product's long-running processes: maildev, the API and the worker. Each runs in its own
+# session (setsid) so that stopping it also stops its children (the worker's Chromium); its pid
+# is kept in .pagewright/run/<name>.pid and its output in .pagewright/logs/<name>.log.
+
+PW_SERVICES=(maildev api worker)
+
+service_command() {
+  case $1 in
+    maildev)
+      printf '%s\0' "$PW_ROOT/node_modules/.bin/maildev" --smtp "$SMTP_PORT" --web "$MAILDEV_WEB_PORT" \
+        --ip 127.0.0.1 --mail-directory "$PW_STATE/mail"
+      ;;
+    api) printf '%s\0' node "$PW_ROOT/apps/api/dist/server.js" ;;
+    worker) printf '%s\0' node "$PW_ROOT/apps/worker/dist/main.js" ;;
+  esac
+}
+
+# What the process's command line must contain for a pid file to be trusted (pids get reused).
+service_marker() {
+  case $1 in
+    maildev) echo maildev ;;
+    api) echo apps/api/dist/server.js ;;
+    worker) echo apps/worker/dist/main.js ;;
+  esac
+}
+
+pid_file() { echo "$PW_STATE/run/$1.pid"; }
+log_file() { echo "$PW_STATE/logs/$1.log"; }
+
+# Prints the pid of a running instance we started, or fails.
+service_pid() {
+  local file pid
+  file=$(pid_file "$1")
+  [[ -f $file ]] || return 1
+  pid=$(<"$file")
+  [[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null || return 1
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "$(service_marker "$1")" || return 1
+  echo "$pid"
+}
+
+group_alive() { kill -0 -- "-$1" 2>/dev/null; }
+
+stop_service() {
+  local name=$1 pid
+  if ! pid=$(service_pid "$name"); then
+    rm -f "$(pid_file "$name")"
+    return 0
+  fi
+  kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+  if ! wait_until 15 bash -c '! kill -0 -- "-$0" 2>/dev/null' "$pid"; then
+    warn "$name (pid $pid) did not stop within 15 s; killing it"
+    kill -KILL -- "-$pid" 2>/dev/null || true
+  fi
+  rm -f "$(pid_file "$name")"
+  ok "stopped $name (pid $pid)"
+}
+
+start_service() {
+  local name=$1 log
+  local -a command
+  mapfile -d '' -t command < <(service_command "$name")
+  log=$(log_file "$name")
+  mkdir -p "$PW_STATE/run" "$PW_STATE/logs" "$PW_STATE/mail"
+  printf '\n----- %s: %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S UTC')" "${command[*]}" >>"$log"
+  (cd "$PW_ROOT" && exec setsid "${command[@]}" >>"$log" 2>&1 </dev/null 9>&-) &
+  echo $! >"$(pid_file "$name")"
+  ok "started $name (pid $!, log ${log#"$PW_ROOT"/})"
+}
+
+stop_all() {
+  local name
+  for name in worker api maildev; do stop_service "$name"; done
+}
+
+api_url() { echo "http://127.0.0.1:$PORT"; }
+
+api_healthy() {
+  node -e '
+    fetch(process.argv[1], { signal: AbortSignal.timeout(2000) })
+      .then((response) => process.exit(response.ok ? 0 : 1), () => process.exit(1));
+  ' "$(api_url)/api/health"
+}
+
+# Stops the health wait early when the API process is gone (it crashed on start-up).
+api_up_or_dead() {
+  api_healthy && return 0
+  kill -0 "$(<"$(pid_file api)")" 2>/dev/null || return 0
+  return 1
+}
+
+show_log_tail() {
+  local log
+  log=$(log_file "$1")
+  [[ -f $log ]] || return 0
+  printf '    --- last lines of %s ---\n' "${log#"$PW_ROOT"/}" >&2
+  tail -n 40 "$log" | sed 's/^/    /' >&2
+}
+
+# A start that fails half-way stops what it started, so that no half-running product is left.
+abandon_start() {
+  local service=$1
+  shift
+  show_log_tail "$service"
+  stop_all >/dev/null 2>&1 || true
+  die "$@"
+}
+
+start_product() {
+  step "Starting Pagewright"
+  stop_all
+
+  for file in apps/api/dist/server.js apps/worker/dist/main.js; do
+    [[ -f $PW_ROOT/$file ]] || die "$file is missing after the build." "Check the output of 'pnpm build' above."
+  done
+  if port_open 127.0.0.1 "$PORT"; then
+    die "port $PORT is already in use by a program that ./pagewright did not start." \
+      "Stop it, or choose another PORT in .env (and PUBLIC_URL to match)."
+  fi
+
+  local mail_note started_maildev=''
+  if ! is_local_host "$SMTP_HOST"; then
+    mail_note="mail goes to $SMTP_HOST:$SMTP_PORT (SMTP_HOST); maildev not started"
+  elif port_open 127.0.0.1 "$SMTP_PORT"; then
+    mail_note="something else already listens on SMTP port $SMTP_PORT; maildev not started"
+    warn "$mail_note"
+  else
+    start_service maildev
+    started_maildev=1
+    mail_note="http://localhost:$MAILDEV_WEB_PORT (maildev catches every e-mail sent to 127.0.0.1:$SMTP_PORT)"
+  fi
+
+  NODE_ENV=${NODE_ENV:-production} start_service api
+  NODE_ENV=${NODE_ENV:-production} start_service worker
+
+  step "Waiting for $(api_url)/api/health"
+  local timeout=${PAGEWRIGHT_START_TIMEOUT:-90}
+  wait_until "$timeout" api_up_or_dead || true
+  if ! api_healthy; then
+    if service_pid api >/dev/null; then
+      abandon_start api "the API ran but /api/health did not answer within $timeout s (everything was stopped)." \
+        "Its log is above and in .pagewright/logs/api.log."
+    fi
+    abandon_start api "the API exited during start-up; its log is above (.pagewright/logs/api.log)."
+  fi
+  ok "API healthy"
+  sleep 1
+  if ! service_pid worker >/dev/null; then
+    abandon_start worker "the worker exited during start-up; its log is above (.pagewright/logs/worker.log)."
+  fi
+  ok "worker running"
+  if [[ -n $started_maildev ]]; then
+    if ! service_pid maildev >/dev/null; then
+      abandon_start maildev "maildev exited during start-up; its log is above (.pagewright/logs/maildev.log)."
+    fi
+    ok "maildev running"
+  fi
+
+  printf '\n%sPagewright is running.%s\n' "$PW_BOLD" "$PW_RESET"
+  printf '  App:        http://localhost:%s\n' "$PORT"
+  printf '  Mail inbox: %s\n' "$mail_note"
+  printf '  Logs:       .pagewright/logs/  (./pagewright logs)\n'
+  printf '  Stop:       ./pagewright stop\n'
+}
+
+print_status() {
+  local name pid
+  for name in "${PW_SERVICES[@]}"; do
+    if pid=$(service_pid "$name"); then
+      printf '  %-8s running (pid %s)\n' "$name" "$pid"
+    else
+      printf '  %-8s stopped\n' "$name"
+    fi
+  done
+  if api_healthy; then
+    printf '  health   %s/api/health answers\n' "$(api_url)"
+    printf '  app      http://localhost:%s\n' "$PORT"
+  else
+    printf '  health   %s/api/health does not answer\n' "$(api_url)"
+  fi
+  service_pid maildev >/dev/null && printf '  mail     http://localhost:%s\n' "$MAILDEV_WEB_PORT"
+  return 0
+}
+
+follow_logs() {
+  local -a files=()
+  local name
+  for name in "${@:-${PW_SERVICES[@]}}"; do
+    case " ${PW_SERVICES[*]} " in
+      *" $name "*) ;;
+      *) die "unknown log '$name'; choose from: ${PW_SERVICES[*]}." ;;
+    esac
+    [[ -f $(log_file "$name") ]] && files+=("$(log_file "$name")")
+  done
+  ((${#files[@]})) || die "no logs yet in .pagewright/logs/; run ./pagewright start first."
+  exec tail -n 100 -F "${files[@]}"
+}
