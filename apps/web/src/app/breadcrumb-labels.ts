@@ -1,0 +1,27 @@
+import type { UI_LABELS } from '../lib/ui-labels';
+
+type LabelKey = keyof typeof UI_LABELS | 'settings.title' | 'help.title';
+
+/**
+ * Breadcrumb names of path segments (compared in lower case). Segments not listed (tokens, ids,
+ * "dashboard", which is Home itself) add no crumb.
+ */
+export const SEGMENT_LABELS: Readonly<Record<string, LabelKey>> = {
+  extractor: 'breadcrumb.extractor',
+  insertor: 'breadcrumb.insertor',
+  'screen-share-executor': 'breadcrumb.screen.share',
+  'screen-share': 'breadcrumb.screen.share',
+  'dataset-extractor': 'breadcrumb.dataset',
+  dataset: 'breadcrumb.dataset',
+  'query-extractor': 'breadcrumb.query',
+  query: 'breadcrumb.query',
+  'scheduler-extractor': 'breadcrumb.scheduler',
+  scheduler: 'breadcrumb.scheduler',
+  settings: 'settings.title',
+  help: 'help.title',
+  'messaging-new': 'breadcrumb.messaging.new',
+  message: 'breadcrumb.message',
+  'statement-recognition-new': 'breadcrumb.statement.recognition',
+  'template-settings': 'breadcrumb.template.settings',
+  file: 'breadcrumb.file',
+};

@@ -1,0 +1,7 @@
+import { currentUserResponseSchema, type CurrentUserResponse } from '@pagewright/shared';
+import { apiRequest } from '../../../lib/api-client';
+
+/** GET /api/user/ */
+export function getCurrentUser(): Promise<CurrentUserResponse> {
+  return apiRequest('/user/', { schema: currentUserResponseSchema, quiet: true });
+}

@@ -1,0 +1,12 @@
+import { messageResponseSchema, type ForgotPasswordRequest, type MessageResponse } from '@pagewright/shared';
+import { apiRequest } from '../../../lib/api-client';
+
+/** PUT /api/user/forgot: 200 'Please, check your email'; 400 'E-mail not found'. */
+export function requestPasswordReset(request: ForgotPasswordRequest): Promise<MessageResponse> {
+  return apiRequest('/user/forgot', {
+    method: 'PUT',
+    body: request,
+    schema: messageResponseSchema,
+    anonymous: true,
+  });
+}

@@ -1,0 +1,87 @@
+import { useState, type FormEvent } from 'react';
+import { Alert, Box, Button, Link, TextField, Typography } from '@mui/material';
+import { useMutation } from '@tanstack/react-query';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { forgotPasswordRequestSchema } from '@pagewright/shared';
+import { isApiError } from '../../../lib/api-client';
+import { fieldErrorsOf } from '../../../lib/form-errors';
+import { PATHS } from '../../../lib/paths';
+import { toast } from '../../../lib/toast';
+import { requestPasswordReset } from '../api/forgot-password';
+
+export function ForgotPasswordPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [isTouched, setIsTouched] = useState(false);
+
+  const emailError = fieldErrorsOf<'username'>(forgotPasswordRequestSchema, { username: email }).username;
+  const shownError = isTouched ? emailError : undefined;
+
+  const resetMutation = useMutation({
+    mutationFn: requestPasswordReset,
+    onError: (error) =>
+      toast.error(isApiError(error, 400) ? t('forgot.email.not.found') : t('forgot.internal.error')),
+  });
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setIsTouched(true);
+    if (emailError !== undefined || resetMutation.isPending) return;
+    resetMutation.mutate({ username: email.trim() });
+  };
+
+  if (resetMutation.isSuccess) {
+    return (
+      <Box sx={{ textAlign: 'center' }}>
+        <Typography variant="h5" component="h1" gutterBottom>
+          {t('forgot.heading')}
+        </Typography>
+        <Alert severity="success" sx={{ mb: 3, textAlign: 'left' }}>
+          {t('forgot.check.email')}
+        </Alert>
+        <Button variant="contained" onClick={() => navigate(PATHS.login)}>
+          {t('forgot.return')}
+        </Button>
+      </Box>
+    );
+  }
+
+  return (
+    <Box component="form" noValidate onSubmit={onSubmit}>
+      <Typography variant="h5" component="h1" gutterBottom>
+        {t('forgot.heading')}
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        {t('forgot.text')}
+      </Typography>
+      <TextField
+        label={t('field.email')}
+        type="email"
+        autoComplete="email"
+        autoFocus
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+        onBlur={() => email !== '' && setIsTouched(true)}
+        error={shownError !== undefined}
+        helperText={shownError}
+      />
+      <Button
+        type="submit"
+        variant="contained"
+        size="large"
+        fullWidth
+        sx={{ mt: 2 }}
+        disabled={resetMutation.isPending}
+      >
+        {t('forgot.submit')}
+      </Button>
+      <Typography variant="body2" sx={{ mt: 3, textAlign: 'center' }}>
+        <Link component={RouterLink} to={PATHS.login} underline="hover">
+          {t('welcome.back')}
+        </Link>
+      </Typography>
+    </Box>
+  );
+}
