@@ -52,6 +52,7 @@ test.describe('app shell', () => {
     // Spoil the access token: the next call gets 401, the client refreshes and carries on.
     await page.evaluate(() => localStorage.setItem('accessToken', 'spoiled.access.token'));
     await page.goto('/settings');
+    await expect(page.getByTestId('user-settings')).toBeVisible();
     await page.goto('/dashboard');
     await expect(page.getByTestId('panel-extractors')).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem('accessToken'))).not.toBe('spoiled.access.token');

@@ -3,11 +3,21 @@ import request from 'supertest';
 import { MESSAGES } from '@pagewright/shared';
 import { GOOD_PASSWORD, OTHER_GOOD_PASSWORD, uniqueEmail } from '../support/accounts.js';
 import { confirmationLink, createInbox, temporaryPassword } from '../support/inbox.js';
+import { withDatabase } from '../support/test-database.js';
 
 const apiUrl = inject('apiUrl');
 const api = () => request(apiUrl);
 const inbox = createInbox(inject('mailUrl'));
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+/** Moves a refresh token's rotation into the past, as if it were replayed `seconds` later. */
+const ageRefreshTokenUse = (token: string, seconds: number) =>
+  withDatabase(inject('databaseUrl'), (db) =>
+    db.query(
+      `UPDATE "RefreshToken" SET "usedAt" = "usedAt" - make_interval(secs => $2) WHERE "tokenHash" = encode(sha256($1::bytea), 'hex')`,
+      [token, seconds],
+    ),
+  );
 
 describe('account lifecycle over HTTP, Postgres and the SMTP catcher', () => {
   it('signs up, confirms by e-mail, rotates refresh tokens, detects replay, recovers a password and logs out', async () => {
@@ -53,10 +63,16 @@ describe('account lifecycle over HTTP, Postgres and the SMTP catcher', () => {
     await api().get('/api/user/').set(bearer(rotated.body.accessToken)).expect(200);
     const second = rotated.body.refreshToken as string;
 
-    // Replaying the old token is refused and revokes the whole family, including the newest token.
+    // Presented again at once (the client lost the answer): a fresh token, the session goes on.
+    const lostAnswer = await api().put('/api/auth').send({ refreshToken: first }).expect(200);
+    expect(lostAnswer.body.refreshToken).not.toBe(second);
+
+    // Replayed later (a copied token): refused, and the whole family is revoked, newest tokens too.
+    await ageRefreshTokenUse(first, 60);
     const replay = await api().put('/api/auth').send({ refreshToken: first }).expect(401);
     expect(replay.body).toMatchObject({ code: 'SESSION_EXPIRED', message: MESSAGES['login.error.session.expired'] });
     await api().put('/api/auth').send({ refreshToken: second }).expect(401);
+    await api().put('/api/auth').send({ refreshToken: lostAnswer.body.refreshToken }).expect(401);
 
     // Forgot password e-mails a temporary password; the old password keeps working until it is used.
     const forgot = await api().put('/api/user/forgot').send({ username }).expect(200);

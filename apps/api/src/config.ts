@@ -23,6 +23,12 @@ const configSchema = z.object({
   ENCRYPTION_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, 'ENCRYPTION_KEY must be 64 hex characters (32 bytes)'),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).default(900),
   REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).default(30),
+  /**
+   * A refresh token presented again this soon after its rotation is taken as a lost answer (the tab
+   * navigated away mid-refresh), not a replay: a new token is issued in the same family. Later
+   * re-use revokes the family. 0 turns the grace off.
+   */
+  REFRESH_TOKEN_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
   PASSWORD_EXPIRY_DAYS: z.coerce.number().int().min(1).default(90),
   CONFIRMATION_TOKEN_TTL_HOURS: z.coerce.number().int().min(1).default(48),
   TEMP_PASSWORD_TTL_HOURS: z.coerce.number().int().min(1).default(24),

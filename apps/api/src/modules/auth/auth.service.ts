@@ -21,7 +21,8 @@ interface Deps {
 /**
  * Sign-in and sessions: argon2id password check, short-lived access JWTs and rotating refresh
  * tokens grouped in families. Presenting a refresh token that was already rotated revokes its whole
- * family (the token was copied; whoever holds it must sign in again).
+ * family (the token was copied; whoever holds it must sign in again), unless it comes back within a
+ * few seconds of its rotation, which is a client that lost the answer.
  */
 export function createAuthService({ config, users, sessions, accessTokens }: Deps) {
   // Verifying against a real hash when the e-mail is unknown keeps both paths equally slow.
@@ -84,7 +85,8 @@ export function createAuthService({ config, users, sessions, accessTokens }: Dep
       if (!stored) throw sessionExpired();
       const { family } = stored;
       if (family.revokedAt || family.expiresAt < new Date() || stored.expiresAt < new Date()) throw sessionExpired();
-      if (stored.usedAt) {
+      const graceEndsAt = stored.usedAt && stored.usedAt.getTime() + config.REFRESH_TOKEN_REUSE_GRACE_SECONDS * 1000;
+      if (graceEndsAt && graceEndsAt <= Date.now()) {
         await sessions.revokeFamily(family.id, 'refresh token reused');
         throw sessionExpired();
       }
@@ -93,11 +95,10 @@ export function createAuthService({ config, users, sessions, accessTokens }: Dep
       if (!user.enabled) throw new AppError('USER_DISABLED', MESSAGES['login.error.disabled']);
 
       const nextToken = newOpaqueToken();
-      const rotated = await sessions.rotate(stored.id, family.id, hashToken(nextToken), family.expiresAt);
-      if (!rotated) {
-        await sessions.revokeFamily(family.id, 'refresh token reused');
-        throw sessionExpired();
-      }
+      const rotated =
+        !graceEndsAt && (await sessions.rotate(stored.id, family.id, hashToken(nextToken), family.expiresAt));
+      // Within the grace, or rotated by a concurrent call this instant: a sibling token, same family.
+      if (!rotated) await sessions.addToken(family.id, hashToken(nextToken), family.expiresAt);
       return {
         accessToken: accessTokens.issue({ sub: user.id, username: user.email, fid: family.id }),
         refreshToken: nextToken,

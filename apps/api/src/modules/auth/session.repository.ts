@@ -26,6 +26,9 @@ export function createSessionRepository(db: PrismaClient) {
         return true;
       });
     },
+    addToken(familyId: string, tokenHash: string, expiresAt: Date) {
+      return db.refreshToken.create({ data: { familyId, tokenHash, expiresAt } });
+    },
     revokeFamily(familyId: string, reason: string) {
       return db.refreshTokenFamily.updateMany({
         where: { id: familyId, revokedAt: null },
