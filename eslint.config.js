@@ -31,4 +31,9 @@ export default tseslint.config(
     files: ['tests/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}', 'prisma/**/*.{ts,mjs}'],
     rules: { 'no-console': 'off' },
   },
+  {
+    // Playwright fixtures declare "no dependencies" with an empty pattern.
+    files: ['tests/e2e/**/*.ts'],
+    rules: { 'no-empty-pattern': 'off' },
+  },
 );

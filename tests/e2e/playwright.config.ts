@@ -1,6 +1,5 @@
 import { defineConfig } from '@playwright/test';
-
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { chromiumLaunchOptions } from '@pagewright/automation';
 
 /**
  * End-to-end flows in real Chromium against the built SPA served by the built API (one origin),
@@ -22,17 +21,6 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
-    launchOptions: {
-      executablePath: chromiumPath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions(process.env.CHROMIUM_PATH),
   },
 });
