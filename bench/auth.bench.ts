@@ -53,7 +53,10 @@ const stack = await startStack({
 });
 try {
   const user = await createConfirmedUser(stack.apiUrl, stack.mailUrl, 'bench');
-  await request(stack.apiUrl).get('/api/user/').set('Authorization', `Bearer ${user.accessToken}`).expect(200);
+  await request(stack.apiUrl)
+    .get('/api/user/')
+    .set('Authorization', `Bearer ${user.accessToken}`)
+    .expect(200);
 
   const baseline = await bareFastifyBaseline();
   const health = await measure('GET /api/health (db + redis ping)', { url: `${stack.apiUrl}/api/health` });
@@ -69,7 +72,9 @@ try {
   });
 
   const rows = [baseline, health, currentUser, login];
-  console.log(`\nPagewright auth benchmark: ${CONNECTIONS} connections, ${DURATION_S} s each, ${new Date().toISOString()}`);
+  console.log(
+    `\nPagewright auth benchmark: ${CONNECTIONS} connections, ${DURATION_S} s each, ${new Date().toISOString()}`,
+  );
   console.log('| what | req/s | p50 ms | p99 ms | errors | non-2xx | req/s vs baseline |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {

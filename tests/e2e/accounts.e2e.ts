@@ -70,7 +70,10 @@ test('sign-up shows the spec texts for bad input and a taken e-mail', async ({ p
   await expect(page.getByText(MESSAGES['signup.email.exists'])).toBeVisible({ timeout: 5000 });
 });
 
-test('forgot password: the temporary password signs in to the change-password form only', async ({ page, inbox }) => {
+test('forgot password: the temporary password signs in to the change-password form only', async ({
+  page,
+  inbox,
+}) => {
   const address = email('forgot');
   await signUpThroughUi(page, address);
   await page.goto(confirmationLink(await inbox.latest(address, 'Confirm')));

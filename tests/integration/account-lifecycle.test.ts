@@ -30,8 +30,17 @@ describe('account lifecycle over HTTP, Postgres and the SMTP catcher', () => {
       .expect(201);
     expect(signUp.body).toEqual({ message: MESSAGES['signup.check.email'] });
     const unconfirmed = await api().post('/api/auth').send({ username, password: GOOD_PASSWORD }).expect(403);
-    expect(unconfirmed.body).toMatchObject({ code: 'EMAIL_NOT_CONFIRMED', message: MESSAGES['login.error.not.confirmed'] });
-    expect((await api().get(`/api/user/isEmailValid/${encodeURIComponent(username)}`).expect(200)).body).toBe(false);
+    expect(unconfirmed.body).toMatchObject({
+      code: 'EMAIL_NOT_CONFIRMED',
+      message: MESSAGES['login.error.not.confirmed'],
+    });
+    expect(
+      (
+        await api()
+          .get(`/api/user/isEmailValid/${encodeURIComponent(username)}`)
+          .expect(200)
+      ).body,
+    ).toBe(false);
 
     // The link in the e-mail confirms the account, once.
     const link = confirmationLink(await inbox.latest(username, 'Confirm'));
@@ -70,7 +79,10 @@ describe('account lifecycle over HTTP, Postgres and the SMTP catcher', () => {
     // Replayed later (a copied token): refused, and the whole family is revoked, newest tokens too.
     await ageRefreshTokenUse(first, 60);
     const replay = await api().put('/api/auth').send({ refreshToken: first }).expect(401);
-    expect(replay.body).toMatchObject({ code: 'SESSION_EXPIRED', message: MESSAGES['login.error.session.expired'] });
+    expect(replay.body).toMatchObject({
+      code: 'SESSION_EXPIRED',
+      message: MESSAGES['login.error.session.expired'],
+    });
     await api().put('/api/auth').send({ refreshToken: second }).expect(401);
     await api().put('/api/auth').send({ refreshToken: lostAnswer.body.refreshToken }).expect(401);
 
@@ -83,11 +95,19 @@ describe('account lifecycle over HTTP, Postgres and the SMTP catcher', () => {
     const tempAuth = bearer(tempLogin.body.accessToken);
 
     // Until the password is changed, only the change-password calls are open.
-    const blocked = await api().put('/api/user/settings/readOnlyEdit').set(tempAuth).send({ value: 'true' }).expect(403);
+    const blocked = await api()
+      .put('/api/user/settings/readOnlyEdit')
+      .set(tempAuth)
+      .send({ value: 'true' })
+      .expect(403);
     expect(blocked.body.code).toBe('PASSWORD_CHANGE_REQUIRED');
     expect((await api().get('/api/user/').set(tempAuth).expect(200)).body.tempPasswordSet).toBe(true);
 
-    const changed = await api().put('/api/user/password').set(tempAuth).send({ password: OTHER_GOOD_PASSWORD }).expect(200);
+    const changed = await api()
+      .put('/api/user/password')
+      .set(tempAuth)
+      .send({ password: OTHER_GOOD_PASSWORD })
+      .expect(200);
     expect(changed.body).toEqual({ message: MESSAGES['password.changed'] });
     await api().put('/api/user/settings/readOnlyEdit').set(tempAuth).send({ value: 'true' }).expect(200);
     await api().post('/api/auth').send({ username, password: GOOD_PASSWORD }).expect(401);
@@ -102,25 +122,46 @@ describe('account lifecycle over HTTP, Postgres and the SMTP catcher', () => {
 
   it('a password change ends the other sign-in sessions but keeps the current one', async () => {
     const username = uniqueEmail('sessions');
-    await api().post('/api/user').send({ username, password: GOOD_PASSWORD, firstName: 'A', lastName: 'B' }).expect(201);
-    const token = confirmationLink(await inbox.latest(username, 'Confirm')).split('/').at(-1)!;
+    await api()
+      .post('/api/user')
+      .send({ username, password: GOOD_PASSWORD, firstName: 'A', lastName: 'B' })
+      .expect(201);
+    const token = confirmationLink(await inbox.latest(username, 'Confirm'))
+      .split('/')
+      .at(-1)!;
     await api().get('/api/user/confirmation').query({ token }).expect(200);
-    const laptop = (await api().post('/api/auth').send({ username, password: GOOD_PASSWORD }).expect(200)).body;
-    const phone = (await api().post('/api/auth').send({ username, password: GOOD_PASSWORD }).expect(200)).body;
+    const laptop = (await api().post('/api/auth').send({ username, password: GOOD_PASSWORD }).expect(200))
+      .body;
+    const phone = (await api().post('/api/auth').send({ username, password: GOOD_PASSWORD }).expect(200))
+      .body;
 
-    await api().put('/api/user/password').set(bearer(laptop.accessToken)).send({ password: OTHER_GOOD_PASSWORD }).expect(200);
+    await api()
+      .put('/api/user/password')
+      .set(bearer(laptop.accessToken))
+      .send({ password: OTHER_GOOD_PASSWORD })
+      .expect(200);
     await api().put('/api/auth').send({ refreshToken: phone.refreshToken }).expect(401);
     await api().put('/api/auth').send({ refreshToken: laptop.refreshToken }).expect(200);
   });
 
   it('signs in once with a one-time login token', async () => {
     const username = uniqueEmail('token');
-    await api().post('/api/user').send({ username, password: GOOD_PASSWORD, firstName: 'A', lastName: 'B' }).expect(201);
-    const token = confirmationLink(await inbox.latest(username, 'Confirm')).split('/').at(-1)!;
+    await api()
+      .post('/api/user')
+      .send({ username, password: GOOD_PASSWORD, firstName: 'A', lastName: 'B' })
+      .expect(201);
+    const token = confirmationLink(await inbox.latest(username, 'Confirm'))
+      .split('/')
+      .at(-1)!;
     await api().get('/api/user/confirmation').query({ token }).expect(200);
-    const login = (await api().post('/api/auth').send({ username, password: GOOD_PASSWORD }).expect(200)).body;
+    const login = (await api().post('/api/auth').send({ username, password: GOOD_PASSWORD }).expect(200))
+      .body;
 
-    const issued = await api().post('/api/user/login-token').set(bearer(login.accessToken)).send({}).expect(200);
+    const issued = await api()
+      .post('/api/user/login-token')
+      .set(bearer(login.accessToken))
+      .send({})
+      .expect(200);
     expect(issued.body.token.length).toBeGreaterThanOrEqual(43);
     const byToken = await api().post(`/api/auth/login-token/${issued.body.token}`).expect(200);
     expect(byToken.body.username).toBe(username);

@@ -25,7 +25,10 @@ describe('worker: purge expired sessions', () => {
         .post('/api/user')
         .send({ username: staleEmail, password: GOOD_PASSWORD, firstName: 'S', lastName: 'T' })
         .expect(201);
-      await db.user.update({ where: { email: staleEmail }, data: { createdAt: new Date(Date.now() - 10 * DAY) } });
+      await db.user.update({
+        where: { email: staleEmail },
+        data: { createdAt: new Date(Date.now() - 10 * DAY) },
+      });
 
       const result = await purgeExpiredSessions(db, { retentionDays: 7 }, 7);
       expect(result.refreshTokenFamilies).toBeGreaterThanOrEqual(1);

@@ -6,29 +6,45 @@ const api = () => request(inject('apiUrl'));
 describe('API conventions', () => {
   it('health checks the database and Redis', async () => {
     const health = await api().get('/api/health').expect(200);
-    expect(health.body).toMatchObject({ status: 'ok', version: '0.15.1', checks: { database: 'ok', redis: 'ok' } });
+    expect(health.body).toMatchObject({
+      status: 'ok',
+      version: '0.15.1',
+      checks: { database: 'ok', redis: 'ok' },
+    });
   });
 
   it('serves OpenAPI generated from the shared contracts at /api/docs', async () => {
     const spec = await api().get('/api/docs/json').expect(200);
     expect(spec.body.openapi).toMatch(/^3\./);
-    for (const path of ['/api/auth', '/api/user/', '/api/user/forgot', '/api/user/settings/{name}', '/api/health']) {
+    for (const path of [
+      '/api/auth',
+      '/api/user/',
+      '/api/user/forgot',
+      '/api/user/settings/{name}',
+      '/api/health',
+    ]) {
       expect(Object.keys(spec.body.paths)).toContain(path);
     }
-    expect(spec.body.paths['/api/auth'].post.requestBody.content['application/json'].schema.required).toEqual([
-      'username',
-      'password',
-    ]);
+    expect(spec.body.paths['/api/auth'].post.requestBody.content['application/json'].schema.required).toEqual(
+      ['username', 'password'],
+    );
     await api().get('/api/docs').redirects(1).expect(200);
   });
 
   it('answers every error with {message, code, field?} and never a bare 500', async () => {
-    const malformed = await api().post('/api/auth').set('content-type', 'application/json').send('{"username":').expect(400);
+    const malformed = await api()
+      .post('/api/auth')
+      .set('content-type', 'application/json')
+      .send('{"username":')
+      .expect(400);
     expect(malformed.body).toMatchObject({ code: 'VALIDATION_ERROR' });
     expect(typeof malformed.body.message).toBe('string');
     const missing = await api().get('/api/no-such-call').expect(404);
     expect(missing.body).toEqual({ message: 'Not found', code: 'NOT_FOUND' });
-    const wrongType = await api().post('/api/auth').send({ username: 42, password: ['x'] }).expect(400);
+    const wrongType = await api()
+      .post('/api/auth')
+      .send({ username: 42, password: ['x'] })
+      .expect(400);
     expect(wrongType.body.field).toBe('username');
   });
 

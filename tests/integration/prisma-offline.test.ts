@@ -81,7 +81,10 @@ describe('Prisma on a host without the native schema engine', { timeout: 180_000
     const scratch = mkdtempSync(path.join(tmpdir(), 'pagewright-generate-'));
     try {
       const schema = readFileSync(path.join(repositoryRoot, 'prisma/schema.prisma'), 'utf8');
-      const redirected = schema.replace(/output\s*=\s*"[^"]*"/, `output = "${path.join(scratch, 'generated')}"`);
+      const redirected = schema.replace(
+        /output\s*=\s*"[^"]*"/,
+        `output = "${path.join(scratch, 'generated')}"`,
+      );
       expect(redirected).not.toBe(schema);
       writeFileSync(path.join(scratch, 'schema.prisma'), redirected);
       const { status, output } = runScript('db:generate', `--schema ${path.join(scratch, 'schema.prisma')}`);

@@ -13,10 +13,17 @@ export function uniqueEmail(label = 'user'): string {
 export async function createConfirmedUser(apiUrl: string, mailUrl: string, label = 'user') {
   const username = uniqueEmail(label);
   const api = request(apiUrl);
-  await api.post('/api/user').send({ username, password: GOOD_PASSWORD, firstName: 'Ada', lastName: 'Lovelace' }).expect(201);
+  await api
+    .post('/api/user')
+    .send({ username, password: GOOD_PASSWORD, firstName: 'Ada', lastName: 'Lovelace' })
+    .expect(201);
   const mail = await createInbox(mailUrl).latest(username, 'Confirm');
   const token = confirmationLink(mail).split('/').at(-1)!;
   await api.get('/api/user/confirmation').query({ token }).expect(200);
   const login = await api.post('/api/auth').send({ username, password: GOOD_PASSWORD }).expect(200);
-  return { username, password: GOOD_PASSWORD, ...(login.body as { accessToken: string; refreshToken: string }) };
+  return {
+    username,
+    password: GOOD_PASSWORD,
+    ...(login.body as { accessToken: string; refreshToken: string }),
+  };
 }

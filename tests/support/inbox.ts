@@ -10,20 +10,28 @@ export interface CaughtMail {
 
 /** The maildev inbox, read over its REST API like a person reads a mailbox. */
 export function createInbox(mailUrl: string) {
-  const all = async (): Promise<CaughtMail[]> => (await fetch(`${mailUrl}/email`)).json() as Promise<CaughtMail[]>;
+  const all = async (): Promise<CaughtMail[]> =>
+    (await fetch(`${mailUrl}/email`)).json() as Promise<CaughtMail[]>;
   return {
     all,
     /** Waits for the newest mail to `address` whose subject contains `subject`. */
     async latest(address: string, subject: string, timeoutMs = 10_000): Promise<CaughtMail> {
-      return waitFor(async () => {
-        const mails = (await all()).filter(
-          (m) => m.subject.includes(subject) && m.to.some((t) => t.address.toLowerCase() === address.toLowerCase()),
-        );
-        return mails.at(-1);
-      }, `an e-mail "${subject}" to ${address}`, timeoutMs);
+      return waitFor(
+        async () => {
+          const mails = (await all()).filter(
+            (m) =>
+              m.subject.includes(subject) &&
+              m.to.some((t) => t.address.toLowerCase() === address.toLowerCase()),
+          );
+          return mails.at(-1);
+        },
+        `an e-mail "${subject}" to ${address}`,
+        timeoutMs,
+      );
     },
     async count(address: string): Promise<number> {
-      return (await all()).filter((m) => m.to.some((t) => t.address.toLowerCase() === address.toLowerCase())).length;
+      return (await all()).filter((m) => m.to.some((t) => t.address.toLowerCase() === address.toLowerCase()))
+        .length;
     },
   };
 }

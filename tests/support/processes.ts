@@ -10,7 +10,12 @@ export interface RunningProcess {
 }
 
 /** Starts a long-running child with its output in .pagewright/test-logs/<name>.log. */
-export function startProcess(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): RunningProcess {
+export function startProcess(
+  name: string,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): RunningProcess {
   const logDir = fromRoot('.pagewright', 'test-logs');
   mkdirSync(logDir, { recursive: true });
   const logFile = path.join(logDir, `${name}.log`);

@@ -38,14 +38,23 @@ export async function startStack({ useBuild, env = {} }: StackOptions): Promise<
   try {
     const mailDir = mkdtempSync(path.join(os.tmpdir(), 'pagewright-mail-'));
     processes.push(
-      startProcess('maildev', process.execPath, [
-        fromRoot('node_modules/maildev/bin/maildev'),
-        '--smtp', String(smtpPort),
-        '--web', String(mailWebPort),
-        '--ip', '127.0.0.1',
-        '--mail-directory', mailDir,
-        '--silent',
-      ], process.env),
+      startProcess(
+        'maildev',
+        process.execPath,
+        [
+          fromRoot('node_modules/maildev/bin/maildev'),
+          '--smtp',
+          String(smtpPort),
+          '--web',
+          String(mailWebPort),
+          '--ip',
+          '127.0.0.1',
+          '--mail-directory',
+          mailDir,
+          '--silent',
+        ],
+        process.env,
+      ),
     );
     const mailUrl = `http://127.0.0.1:${mailWebPort}`;
     await waitFor(async () => ((await fetch(`${mailUrl}/email`)).ok ? true : undefined), 'maildev');
@@ -72,14 +81,20 @@ export async function startStack({ useBuild, env = {} }: StackOptions): Promise<
       ...env,
     };
     const builtServer = fromRoot('apps/api/dist/server.js');
-    if (useBuild && !existsSync(builtServer)) throw new Error('apps/api/dist is missing: run `pnpm build` first');
+    if (useBuild && !existsSync(builtServer))
+      throw new Error('apps/api/dist is missing: run `pnpm build` first');
     const args = useBuild ? [builtServer] : ['--import', 'tsx', fromRoot('apps/api/src/server.ts')];
     const api = startProcess('api', process.execPath, args, apiEnv);
     processes.push(api);
-    await waitFor(async () => {
-      if (api.child.exitCode !== null) throw new Error(`API exited (${api.child.exitCode}); see ${api.logFile}`);
-      return (await fetch(`${apiUrl}/api/health`)).ok ? true : undefined;
-    }, `API health (log: ${api.logFile})`, 60_000);
+    await waitFor(
+      async () => {
+        if (api.child.exitCode !== null)
+          throw new Error(`API exited (${api.child.exitCode}); see ${api.logFile}`);
+        return (await fetch(`${apiUrl}/api/health`)).ok ? true : undefined;
+      },
+      `API health (log: ${api.logFile})`,
+      60_000,
+    );
 
     return { apiUrl, mailUrl, databaseUrl: database.url, databaseName: database.name, stop };
   } catch (error) {

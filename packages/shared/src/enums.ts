@@ -1,35 +1,91 @@
 /** Enumerations shared by the API, the worker, the SPA and the database schema. */
 const values = <const T extends readonly [string, ...string[]]>(...items: T) => items;
 
-export const EXTRACTOR_TYPES = values('EXTRACTOR', 'INSERTOR', 'NAVIGATOR', 'FENGINE_INSERTOR', 'FENGINE_NAVIGATOR');
+export const EXTRACTOR_TYPES = values(
+  'EXTRACTOR',
+  'INSERTOR',
+  'NAVIGATOR',
+  'FENGINE_INSERTOR',
+  'FENGINE_NAVIGATOR',
+);
 export type ExtractorType = (typeof EXTRACTOR_TYPES)[number];
 
 export const RUN_STATUSES = values('EXECUTING', 'SUCCESS', 'ERROR', 'STOPPED');
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export const EXTRACTOR_ACTION_TYPES = values(
-  'NAVIGATE', 'CLICK', 'TYPE_TEXT', 'CLICK_SELECT', 'TYPE_PASSWORD',
-  'GET_TEXT', 'GET_NUMBER', 'GET_DATE', 'GET_TABLE', 'GET_IMAGE', 'GET_FILE',
-  'MOVE', 'WAIT', 'RAISE_ERROR',
-  'WAIT_UNTIL_EXISTS', 'WAIT_UNTIL_NOT_EXISTS', 'WAIT_UNTIL_DISPLAYED', 'WAIT_UNTIL_NOT_DISPLAYED',
-  'WAIT_UNTIL_ENABLED', 'WAIT_UNTIL_NOT_ENABLED',
-  'CLICK_IF_EXISTS', 'CLICK_IF_DISPLAYED', 'CLICK_IF_ENABLED',
-  'IF_EXISTS', 'IF_NOT_EXISTS', 'IF_DISPLAYED', 'IF_NOT_DISPLAYED', 'IF_ENABLED', 'IF_NOT_ENABLED',
-  'IF_CONDITION', 'SCRIPT', 'END',
-  'SCROLL_UP', 'SCROLL_DOWN', 'SCROLL_TOP', 'SCROLL_BOTTOM',
-  'MOUSE_CLICK', 'MOUSE_MOVE', 'GO_BACK', 'GO_FORWARD',
-  'ASK_ID', 'ASK_PASSWORD', 'ASK_CODE', 'ASK_QUESTION', 'ASK_CAPTCHA', 'ASK_RECAPTCHA',
+  'NAVIGATE',
+  'CLICK',
+  'TYPE_TEXT',
+  'CLICK_SELECT',
+  'TYPE_PASSWORD',
+  'GET_TEXT',
+  'GET_NUMBER',
+  'GET_DATE',
+  'GET_TABLE',
+  'GET_IMAGE',
+  'GET_FILE',
+  'MOVE',
+  'WAIT',
+  'RAISE_ERROR',
+  'WAIT_UNTIL_EXISTS',
+  'WAIT_UNTIL_NOT_EXISTS',
+  'WAIT_UNTIL_DISPLAYED',
+  'WAIT_UNTIL_NOT_DISPLAYED',
+  'WAIT_UNTIL_ENABLED',
+  'WAIT_UNTIL_NOT_ENABLED',
+  'CLICK_IF_EXISTS',
+  'CLICK_IF_DISPLAYED',
+  'CLICK_IF_ENABLED',
+  'IF_EXISTS',
+  'IF_NOT_EXISTS',
+  'IF_DISPLAYED',
+  'IF_NOT_DISPLAYED',
+  'IF_ENABLED',
+  'IF_NOT_ENABLED',
+  'IF_CONDITION',
+  'SCRIPT',
+  'END',
+  'SCROLL_UP',
+  'SCROLL_DOWN',
+  'SCROLL_TOP',
+  'SCROLL_BOTTOM',
+  'MOUSE_CLICK',
+  'MOUSE_MOVE',
+  'GO_BACK',
+  'GO_FORWARD',
+  'ASK_ID',
+  'ASK_PASSWORD',
+  'ASK_CODE',
+  'ASK_QUESTION',
+  'ASK_CAPTCHA',
+  'ASK_RECAPTCHA',
 );
 export const FENGINE_ACTION_TYPES = values(
-  'ASK_F_ENGINE_USER', 'ASK_F_ENGINE_URL', 'ASK_F_ENGINE_PASSWORD', 'ASK_F_ENGINE_INVESTOR', 'TYPE_F_ENGINE_FIELD',
+  'ASK_F_ENGINE_USER',
+  'ASK_F_ENGINE_URL',
+  'ASK_F_ENGINE_PASSWORD',
+  'ASK_F_ENGINE_INVESTOR',
+  'TYPE_F_ENGINE_FIELD',
 );
 export const ACTION_TYPES = [...EXTRACTOR_ACTION_TYPES, ...FENGINE_ACTION_TYPES] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
 /** What the insertor builder offers (automation spec §3). */
 export const INSERTOR_ACTION_TYPES: readonly ActionType[] = [
-  'NAVIGATE', 'CLICK', 'TYPE_TEXT', 'TYPE_PASSWORD', 'WAIT', 'END',
-  'SCROLL_UP', 'SCROLL_DOWN', 'SCROLL_TOP', 'SCROLL_BOTTOM', 'MOUSE_CLICK', 'ASK_PASSWORD', 'ASK_CODE',
+  'NAVIGATE',
+  'CLICK',
+  'TYPE_TEXT',
+  'TYPE_PASSWORD',
+  'WAIT',
+  'END',
+  'SCROLL_UP',
+  'SCROLL_DOWN',
+  'SCROLL_TOP',
+  'SCROLL_BOTTOM',
+  'MOUSE_CLICK',
+  'ASK_PASSWORD',
+  'ASK_CODE',
   ...FENGINE_ACTION_TYPES,
 ];
 
@@ -46,8 +102,14 @@ export const BUILDER_STATES = values('NONE', 'CREATING', 'EDITING', 'VALIDATING'
 export type BuilderState = (typeof BUILDER_STATES)[number];
 
 export const CONDITIONS = values(
-  'EQUAL', 'NOT_EQUAL', 'CONTAINS', 'NOT_CONTAINS',
-  'GREATER_THAN', 'LESS_THAN', 'GREATER_EQUAL_THAN', 'LESS_EQUAL_THAN',
+  'EQUAL',
+  'NOT_EQUAL',
+  'CONTAINS',
+  'NOT_CONTAINS',
+  'GREATER_THAN',
+  'LESS_THAN',
+  'GREATER_EQUAL_THAN',
+  'LESS_EQUAL_THAN',
 );
 export type Condition = (typeof CONDITIONS)[number];
 
@@ -64,7 +126,12 @@ export const ASK_MULTI_STEP_PHASES = values('GET_ASK_DATA', 'USER_RESPONSE');
 export type AskMultiStepPhase = (typeof ASK_MULTI_STEP_PHASES)[number];
 
 export const DATASET_TYPES = values(
-  'CUSTOM', 'FENGINE_SUB_ACCOUNT', 'FENGINE_TRANSACTION', 'FENGINE_FUND', 'FENGINE_FUND_TRANSACTION', 'FENGINE_FILE',
+  'CUSTOM',
+  'FENGINE_SUB_ACCOUNT',
+  'FENGINE_TRANSACTION',
+  'FENGINE_FUND',
+  'FENGINE_FUND_TRANSACTION',
+  'FENGINE_FILE',
 );
 export type DatasetType = (typeof DATASET_TYPES)[number];
 
@@ -77,7 +144,15 @@ export type OrderType = (typeof ORDER_TYPES)[number];
 export const SCHEDULE_TYPES = values('MINUTE_INTERVAL', 'DAILY', 'WEEKLY', 'MONTHLY');
 export type ScheduleType = (typeof SCHEDULE_TYPES)[number];
 
-export const DAYS_OF_WEEK = values('SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY');
+export const DAYS_OF_WEEK = values(
+  'SUNDAY',
+  'MONDAY',
+  'TUESDAY',
+  'WEDNESDAY',
+  'THURSDAY',
+  'FRIDAY',
+  'SATURDAY',
+);
 export type DayOfWeek = (typeof DAYS_OF_WEEK)[number];
 
 export const MAPPING_TYPES = values('TEXT', 'CHECKBOX');

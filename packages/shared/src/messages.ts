@@ -6,7 +6,8 @@
 export const MESSAGES = {
   // Login (data spec §8)
   'login.error.credentials': 'Password or username incorrect',
-  'login.error.not.confirmed': 'You must confirm your sign up confirmation received via email before logging in',
+  'login.error.not.confirmed':
+    'You must confirm your sign up confirmation received via email before logging in',
   'login.error.session.expired': 'Session has been expired, please sign in again.',
   'login.error.password.expired': 'Your password has expired and must be changed',
   'login.warning.password.expiring': 'Your password will expire in {{days}} days',
@@ -26,7 +27,8 @@ export const MESSAGES = {
     'Password must contain a minimum of 9 characters. Being 4 letters, 4 numbers, 1 special character and no white spaces.',
   'signup.password.different': 'Password is different',
   'signup.complete.fields': 'Please complete all the fields correctly',
-  'signup.error': 'There was an error creating the account. Please check if the e-mail address is valid and try again.',
+  'signup.error':
+    'There was an error creating the account. Please check if the e-mail address is valid and try again.',
   'signup.check.email': 'Please check your email.',
 
   // Confirmation

@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { CHECK_IMAGE_REFRESH_INTERVAL_MS, LIST_REFRESH_INTERVAL_MS, PENDING_ASK_CHECK_INTERVAL_MS } from './constants.js';
+import {
+  CHECK_IMAGE_REFRESH_INTERVAL_MS,
+  LIST_REFRESH_INTERVAL_MS,
+  PENDING_ASK_CHECK_INTERVAL_MS,
+} from './constants.js';
 
 const booleanSetting = z.enum(['true', 'false']);
 const intervalSetting = z
@@ -23,7 +27,10 @@ export const USER_SETTINGS = {
   headless: { schema: booleanSetting, defaultValue: 'true' },
   language: { schema: z.enum(['en']), defaultValue: 'en' },
   listRefreshInterval: { schema: intervalSetting, defaultValue: String(LIST_REFRESH_INTERVAL_MS) },
-  checkImageRefreshInterval: { schema: intervalSetting, defaultValue: String(CHECK_IMAGE_REFRESH_INTERVAL_MS) },
+  checkImageRefreshInterval: {
+    schema: intervalSetting,
+    defaultValue: String(CHECK_IMAGE_REFRESH_INTERVAL_MS),
+  },
   pendingAskCheckInterval: { schema: intervalSetting, defaultValue: String(PENDING_ASK_CHECK_INTERVAL_MS) },
 } as const satisfies Record<string, { schema: z.ZodType<string>; defaultValue: string }>;
 
@@ -36,7 +43,9 @@ export function isUserSettingName(name: string): name is UserSettingName {
 }
 
 export function defaultUserSettings(): UserSettings {
-  return Object.fromEntries(USER_SETTING_NAMES.map((n) => [n, USER_SETTINGS[n].defaultValue])) as UserSettings;
+  return Object.fromEntries(
+    USER_SETTING_NAMES.map((n) => [n, USER_SETTINGS[n].defaultValue]),
+  ) as UserSettings;
 }
 
 /** Dashboard panels and the setting flag that shows each (automation spec §2 "Dashboard"). */

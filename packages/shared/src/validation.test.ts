@@ -4,7 +4,9 @@ import { automationErrorName } from './error-codes.js';
 import { formatMessage } from './messages.js';
 
 describe('password rule', () => {
-  it.each(['abcd1234!', 'Pass1234word#', 'a1b2c3d4$$'])('accepts %s', (p) => expect(isPasswordValid(p)).toBe(true));
+  it.each(['abcd1234!', 'Pass1234word#', 'a1b2c3d4$$'])('accepts %s', (p) =>
+    expect(isPasswordValid(p)).toBe(true),
+  );
   it.each([
     ['abc1234!', 'too short'],
     ['abcdefgh!1', 'one digit'],
@@ -32,7 +34,9 @@ describe('e-mail patterns', () => {
 
 describe('texts and codes', () => {
   it('fills placeholders', () => {
-    expect(formatMessage('login.warning.password.expiring', { days: 3 })).toBe('Your password will expire in 3 days');
+    expect(formatMessage('login.warning.password.expiring', { days: 3 })).toBe(
+      'Your password will expire in 3 days',
+    );
   });
   it('names every automation code, gaps as Unknown Error', () => {
     expect(automationErrorName(100007)).toBe('No Such Element');

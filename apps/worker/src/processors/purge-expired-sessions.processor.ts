@@ -33,5 +33,9 @@ export async function purgeExpiredSessions(
       },
     }),
   ]);
-  return { refreshTokenFamilies: families.count, loginTokens: loginTokens.count, unconfirmedUsers: unconfirmedUsers.count };
+  return {
+    refreshTokenFamilies: families.count,
+    loginTokens: loginTokens.count,
+    unconfirmedUsers: unconfirmedUsers.count,
+  };
 }

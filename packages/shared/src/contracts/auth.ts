@@ -37,7 +37,9 @@ export const loginResponseSchema = z.object({
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 /** PUT /auth and POST /user/logout */
-export const refreshRequestSchema = z.object({ refreshToken: z.string().min(1, MESSAGES['login.error.invalid.token']) });
+export const refreshRequestSchema = z.object({
+  refreshToken: z.string().min(1, MESSAGES['login.error.invalid.token']),
+});
 export type RefreshRequest = z.infer<typeof refreshRequestSchema>;
 
 export const refreshResponseSchema = z.object({

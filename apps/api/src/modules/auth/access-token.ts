@@ -21,7 +21,8 @@ export function createAccessTokens(config: Pick<ApiConfig, 'JWT_SECRET' | 'ACCES
     verify(token: string): AccessTokenClaims | null {
       try {
         const payload = jwt.verify(token, config.JWT_SECRET, { algorithms: ['HS256'] });
-        if (typeof payload === 'string' || payload.typ !== 'access' || typeof payload.sub !== 'string') return null;
+        if (typeof payload === 'string' || payload.typ !== 'access' || typeof payload.sub !== 'string')
+          return null;
         return { sub: payload.sub, username: String(payload.username), fid: String(payload.fid) };
       } catch {
         return null;

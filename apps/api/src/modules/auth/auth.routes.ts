@@ -9,7 +9,12 @@ import {
 } from '@pagewright/shared';
 import type { AuthService } from './auth.service.js';
 
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 429: errorResponseSchema };
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  429: errorResponseSchema,
+};
 
 /** POST /auth (sign in), PUT /auth (refresh with rotation), POST /auth/login-token/:token. */
 export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {

@@ -29,7 +29,8 @@ export function createAuthService({ config, users, sessions, accessTokens }: Dep
   const unknownUserHash = hashPassword('unknown-user-timing-guard-1234!');
 
   function assertMaySignIn(user: User): void {
-    if (!user.emailConfirmedAt) throw new AppError('EMAIL_NOT_CONFIRMED', MESSAGES['login.error.not.confirmed']);
+    if (!user.emailConfirmedAt)
+      throw new AppError('EMAIL_NOT_CONFIRMED', MESSAGES['login.error.not.confirmed']);
     if (!user.enabled) throw new AppError('USER_DISABLED', MESSAGES['login.error.disabled']);
   }
 
@@ -84,8 +85,10 @@ export function createAuthService({ config, users, sessions, accessTokens }: Dep
       const stored = await sessions.findTokenWithFamily(hashToken(refreshToken));
       if (!stored) throw sessionExpired();
       const { family } = stored;
-      if (family.revokedAt || family.expiresAt < new Date() || stored.expiresAt < new Date()) throw sessionExpired();
-      const graceEndsAt = stored.usedAt && stored.usedAt.getTime() + config.REFRESH_TOKEN_REUSE_GRACE_SECONDS * 1000;
+      if (family.revokedAt || family.expiresAt < new Date() || stored.expiresAt < new Date())
+        throw sessionExpired();
+      const graceEndsAt =
+        stored.usedAt && stored.usedAt.getTime() + config.REFRESH_TOKEN_REUSE_GRACE_SECONDS * 1000;
       if (graceEndsAt && graceEndsAt <= Date.now()) {
         await sessions.revokeFamily(family.id, 'refresh token reused');
         throw sessionExpired();

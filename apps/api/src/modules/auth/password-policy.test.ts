@@ -30,11 +30,15 @@ describe('password policy', () => {
       daysToExpire: 90,
       mustChangePassword: false,
     });
-    expect(passwordState({ tempPasswordSet: false, passwordChangedAt: at(76) }, 90, now).daysToExpire).toBe(14);
+    expect(passwordState({ tempPasswordSet: false, passwordChangedAt: at(76) }, 90, now).daysToExpire).toBe(
+      14,
+    );
     expect(passwordState({ tempPasswordSet: false, passwordChangedAt: at(90) }, 90, now)).toEqual({
       daysToExpire: 0,
       mustChangePassword: true,
     });
-    expect(passwordState({ tempPasswordSet: true, passwordChangedAt: at(1) }, 90, now).mustChangePassword).toBe(true);
+    expect(
+      passwordState({ tempPasswordSet: true, passwordChangedAt: at(1) }, 90, now).mustChangePassword,
+    ).toBe(true);
   });
 });

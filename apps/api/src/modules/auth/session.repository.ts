@@ -15,7 +15,12 @@ export function createSessionRepository(db: PrismaClient) {
      * Marks a token used and adds its successor in one transaction. Returns false when another call
      * used it first, which counts as a replay.
      */
-    async rotate(oldTokenId: string, familyId: string, newTokenHash: string, expiresAt: Date): Promise<boolean> {
+    async rotate(
+      oldTokenId: string,
+      familyId: string,
+      newTokenHash: string,
+      expiresAt: Date,
+    ): Promise<boolean> {
       return db.$transaction(async (tx) => {
         const used = await tx.refreshToken.updateMany({
           where: { id: oldTokenId, usedAt: null },

@@ -8,14 +8,18 @@ import {
 } from '@pagewright/shared';
 import type { createSettingsService } from './settings.service.js';
 
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+};
 const bearer = [{ bearerAuth: [] }];
 
 /** GET /user/settings, GET and PUT /user/settings/:name. */
-export const settingsRoutes: FastifyPluginAsyncZod<{ settings: ReturnType<typeof createSettingsService> }> = async (
-  app,
-  { settings },
-) => {
+export const settingsRoutes: FastifyPluginAsyncZod<{
+  settings: ReturnType<typeof createSettingsService>;
+}> = async (app, { settings }) => {
   app.addHook('onRequest', app.authenticate);
 
   app.get('/user/settings', {

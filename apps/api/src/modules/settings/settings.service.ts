@@ -34,7 +34,10 @@ export function createSettingsService(settings: SettingsRepository) {
       const name = settingName(rawName);
       const parsed = USER_SETTINGS[name].schema.safeParse(value);
       if (!parsed.success) {
-        throw AppError.validation(`Invalid value for ${name}: ${parsed.error.issues[0]?.message ?? 'not allowed'}`, 'value');
+        throw AppError.validation(
+          `Invalid value for ${name}: ${parsed.error.issues[0]?.message ?? 'not allowed'}`,
+          'value',
+        );
       }
       await settings.upsert(userId, name, parsed.data);
       return { name, value: parsed.data };

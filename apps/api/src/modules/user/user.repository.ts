@@ -20,7 +20,9 @@ export function createUserRepository(db: PrismaClient) {
       confirmationTokenHash: string;
       confirmationExpiresAt: Date;
     }) {
-      return db.user.create({ data: { ...data, email: data.email.toLowerCase(), passwordChangedAt: new Date() } });
+      return db.user.create({
+        data: { ...data, email: data.email.toLowerCase(), passwordChangedAt: new Date() },
+      });
     },
     delete(id: string) {
       return db.user.delete({ where: { id } });

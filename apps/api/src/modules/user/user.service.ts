@@ -9,7 +9,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ApiConfig } from '../../config.js';
 import { AppError } from '../../lib/app-error.js';
 import { hashToken, newOpaqueToken } from '../../lib/tokens.js';
-import { generateTemporaryPassword, hashPassword, passwordState, verifyPassword } from '../auth/password-policy.js';
+import {
+  generateTemporaryPassword,
+  hashPassword,
+  passwordState,
+  verifyPassword,
+} from '../auth/password-policy.js';
 import { confirmationMail, temporaryPasswordMail } from '../mail/account-mails.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { UserRepository } from './user.repository.js';
@@ -75,7 +80,12 @@ export function createUserService({ config, users, mailer, log }: Deps) {
       );
       try {
         await mailer.send(
-          temporaryPasswordMail(user.email, user.firstName, temporaryPassword, config.TEMP_PASSWORD_TTL_HOURS),
+          temporaryPasswordMail(
+            user.email,
+            user.firstName,
+            temporaryPassword,
+            config.TEMP_PASSWORD_TTL_HOURS,
+          ),
         );
       } catch (error) {
         log.error({ err: error }, 'temporary-password e-mail could not be sent');
