@@ -60,16 +60,17 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     errorResponseBuilder: () => new AppError('RATE_LIMITED', MESSAGES['login.error.too.many.attempts']),
   });
   await app.register(swaggerPlugin);
-  await app.register(authPlugin);
 
   const mailer = createMailer(config);
   app.addHook('onClose', async () => mailer.close());
   const users = createUserRepository(app.db);
+  const accessTokens = createAccessTokens(config);
+  await app.register(authPlugin, { accessTokens, users });
   const auth = createAuthService({
     config,
     users,
     sessions: createSessionRepository(app.db),
-    accessTokens: createAccessTokens(config),
+    accessTokens,
   });
   const userService = createUserService({ config, users, mailer, log: app.log });
   const settings = createSettingsService(createSettingsRepository(app.db));

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { User } from '@pagewright/db';
 import { MESSAGES } from '@pagewright/shared';
 import { AppError } from '../lib/app-error.js';
-import { createAccessTokens } from '../modules/auth/access-token.js';
+import type { AccessTokens } from '../modules/auth/access-token.js';
 import { passwordState } from '../modules/auth/password-policy.js';
+import type { UserRepository } from '../modules/user/user.repository.js';
 
 export interface AuthenticatedUser {
   id: string;
@@ -11,6 +13,8 @@ export interface AuthenticatedUser {
   /** The refresh-token family this access token was issued for (its sign-in session). */
   familyId: string;
   mustChangePassword: boolean;
+  /** The user's row as read for this request, so handlers need not read it again. */
+  account: User;
 }
 
 declare module 'fastify' {
@@ -26,13 +30,16 @@ declare module 'fastify' {
   }
 }
 
+interface AuthPluginOptions {
+  accessTokens: AccessTokens;
+  users: UserRepository;
+}
+
 /**
  * Bearer-token authentication. The JWT proves who is calling; the user's row is read on every call
  * so that a disabled account or a pending forced password change takes effect at once.
  */
-export const authPlugin = fp(async (app: FastifyInstance) => {
-  const accessTokens = createAccessTokens(app.config);
-
+export const authPlugin = fp(async (app: FastifyInstance, { accessTokens, users }: AuthPluginOptions) => {
   app.decorateRequest('user', null as unknown as AuthenticatedUser);
   app.decorate('authenticate', async (request: FastifyRequest) => {
     const header = request.headers.authorization;
@@ -41,10 +48,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     const claims = accessTokens.verify(token);
     if (!claims) throw new AppError('SESSION_EXPIRED', MESSAGES['login.error.session.expired']);
 
-    const user = await app.db.user.findUnique({
-      where: { id: claims.sub },
-      select: { id: true, email: true, enabled: true, tempPasswordSet: true, passwordChangedAt: true },
-    });
+    const user = await users.findById(claims.sub);
     if (!user) throw new AppError('SESSION_EXPIRED', MESSAGES['login.error.session.expired']);
     if (!user.enabled) throw new AppError('USER_DISABLED', MESSAGES['login.error.disabled']);
 
@@ -52,6 +56,12 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (mustChangePassword && !request.routeOptions.config.allowWhilePasswordChangeRequired) {
       throw new AppError('PASSWORD_CHANGE_REQUIRED', MESSAGES['password.change.required']);
     }
-    request.user = { id: user.id, username: user.email, familyId: claims.fid, mustChangePassword };
+    request.user = {
+      id: user.id,
+      username: user.email,
+      familyId: claims.fid,
+      mustChangePassword,
+      account: user,
+    };
   });
 });

@@ -7,7 +7,7 @@ const DAY = 24 * 60 * 60 * 1000;
 describe('password policy', () => {
   it('hashes with argon2id and verifies', async () => {
     const hash = await hashPassword('abcd1234!');
-    expect(hash.startsWith('$argon2id$')).toBe(true);
+    expect(hash.startsWith('$argon2id$v=19$m=19456,t=2,p=1$')).toBe(true);
     expect(await verifyPassword(hash, 'abcd1234!')).toBe(true);
     expect(await verifyPassword(hash, 'abcd1234?')).toBe(false);
     expect(await verifyPassword('not-a-hash', 'x')).toBe(false);

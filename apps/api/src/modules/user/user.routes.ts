@@ -105,7 +105,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; auth: AuthS
       security: bearer,
       response: { 200: currentUserResponseSchema, ...errors },
     },
-    handler: (request) => users.currentUser(request.user.id),
+    handler: (request) => users.currentUser(request.user.account),
   });
 
   app.put('/user/password', {

@@ -6,6 +6,7 @@ import {
   type SignUpRequest,
 } from '@pagewright/shared';
 import type { FastifyBaseLogger } from 'fastify';
+import type { User } from '@pagewright/db';
 import type { ApiConfig } from '../../config.js';
 import { AppError } from '../../lib/app-error.js';
 import { hashToken, newOpaqueToken } from '../../lib/tokens.js';
@@ -105,9 +106,8 @@ export function createUserService({ config, users, mailer, log }: Deps) {
       await users.setPassword(userId, await hashPassword(newPassword));
     },
 
-    async currentUser(userId: string): Promise<CurrentUserResponse> {
-      const user = await users.findById(userId);
-      if (!user) throw AppError.notFound(MESSAGES['login.user.not.found']);
+    /** The signed-in user, from the row the authentication step read for this request. */
+    currentUser(user: User): CurrentUserResponse {
       return {
         id: user.id,
         username: user.email,
