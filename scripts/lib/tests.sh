@@ -32,6 +32,12 @@ run_drift_check() {
   return "$status"
 }
 
+# Strict TypeScript across the workspace, ESLint and Prettier: the house rules CI enforces.
+run_static_checks() {
+  step "Static checks (pnpm typecheck, pnpm lint)"
+  (cd "$PW_ROOT" && pnpm typecheck && pnpm lint)
+}
+
 run_unit_suite() {
   step "Unit and integration tests (pnpm test:unit)"
   (cd "$PW_ROOT" && timeout --kill-after=30 "$PW_SUITE_TIMEOUT" pnpm test:unit \
@@ -48,8 +54,8 @@ run_e2e_suite() {
 run_tests() {
   local which=${1:-all}
   case $which in
-    all | unit | e2e | drift) ;;
-    *) die "unknown test suite '$which'; choose all, unit, e2e or drift." ;;
+    all | static | unit | e2e | drift) ;;
+    *) die "unknown test suite '$which'; choose all, static, unit, e2e or drift." ;;
   esac
 
   prepare_machine
@@ -70,6 +76,11 @@ run_tests() {
     status=0
     run_drift_check || status=$?
     summary+=(--check "schema drift" "$status")
+  fi
+  if [[ $which == all || $which == static ]]; then
+    status=0
+    run_static_checks || status=$?
+    summary+=(--check "typecheck + lint" "$status")
   fi
   if [[ $which == all || $which == unit ]]; then
     status=0
