@@ -1,14 +1,4 @@
 import { defineConfig } from 'tsup';
+import { nodeAppBundle } from '../../tsup.base';
 
-// Bundles the workspace packages (consumed as TypeScript source) into one ESM file; npm
-// dependencies stay external and load from node_modules.
-export default defineConfig({
-  entry: ['src/server.ts'],
-  format: ['esm'],
-  platform: 'node',
-  target: 'node20',
-  outDir: 'dist',
-  clean: true,
-  sourcemap: true,
-  noExternal: [/^@pagewright\//],
-});
+export default defineConfig(nodeAppBundle('src/server.ts'));

@@ -1,13 +1,4 @@
 import { defineConfig } from 'tsup';
+import { nodeAppBundle } from '../../tsup.base';
 
-// Bundles the workspace packages (consumed as TypeScript source); npm dependencies stay external.
-export default defineConfig({
-  entry: ['src/main.ts'],
-  format: ['esm'],
-  platform: 'node',
-  target: 'node20',
-  outDir: 'dist',
-  clean: true,
-  sourcemap: true,
-  noExternal: [/^@pagewright\//],
-});
+export default defineConfig(nodeAppBundle('src/main.ts'));

@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import request from 'supertest';
 import { MESSAGES } from '@pagewright/shared';
-import { GOOD_PASSWORD, OTHER_GOOD_PASSWORD, uniqueEmail } from '../support/accounts.js';
+import { GOOD_PASSWORD, OTHER_GOOD_PASSWORD, createConfirmedUser, uniqueEmail } from '../support/accounts.js';
 import { confirmationLink, createInbox, temporaryPassword } from '../support/inbox.js';
 import { withDatabase } from '../support/test-database.js';
 
@@ -121,19 +121,10 @@ describe('account lifecycle over HTTP, Postgres and the SMTP catcher', () => {
   });
 
   it('a password change ends the other sign-in sessions but keeps the current one', async () => {
-    const username = uniqueEmail('sessions');
-    await api()
-      .post('/api/user')
-      .send({ username, password: GOOD_PASSWORD, firstName: 'A', lastName: 'B' })
-      .expect(201);
-    const token = confirmationLink(await inbox.latest(username, 'Confirm'))
-      .split('/')
-      .at(-1)!;
-    await api().get('/api/user/confirmation').query({ token }).expect(200);
-    const laptop = (await api().post('/api/auth').send({ username, password: GOOD_PASSWORD }).expect(200))
-      .body;
-    const phone = (await api().post('/api/auth').send({ username, password: GOOD_PASSWORD }).expect(200))
-      .body;
+    const laptop = await createConfirmedUser(apiUrl, inject('mailUrl'), 'sessions');
+    const phone = (
+      await api().post('/api/auth').send({ username: laptop.username, password: GOOD_PASSWORD }).expect(200)
+    ).body;
 
     await api()
       .put('/api/user/password')
@@ -145,17 +136,8 @@ describe('account lifecycle over HTTP, Postgres and the SMTP catcher', () => {
   });
 
   it('signs in once with a one-time login token', async () => {
-    const username = uniqueEmail('token');
-    await api()
-      .post('/api/user')
-      .send({ username, password: GOOD_PASSWORD, firstName: 'A', lastName: 'B' })
-      .expect(201);
-    const token = confirmationLink(await inbox.latest(username, 'Confirm'))
-      .split('/')
-      .at(-1)!;
-    await api().get('/api/user/confirmation').query({ token }).expect(200);
-    const login = (await api().post('/api/auth').send({ username, password: GOOD_PASSWORD }).expect(200))
-      .body;
+    const login = await createConfirmedUser(apiUrl, inject('mailUrl'), 'token');
+    const username = login.username;
 
     const issued = await api()
       .post('/api/user/login-token')

@@ -1,22 +1,16 @@
 import { z } from 'zod';
+import { booleanFromEnv, parseServiceConfig, serviceConfigShape } from '@pagewright/shared';
 
 /**
  * The API's one typed configuration, parsed once from the environment. Nothing else in the API
  * reads process.env.
  */
-const booleanFromEnv = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
-
 const configSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  ...serviceConfigShape,
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   PUBLIC_URL: z.string().url().default('http://localhost:8080'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BUILD_HASH: z.string().default('dev'),
-  DATABASE_URL: z.string().default('postgresql://postgres@127.0.0.1:5432/pagewright'),
-  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
-  /** Prefix of every Redis key this deployment writes, so deployments can share one Redis. */
-  REDIS_KEY_PREFIX: z.string().default('pagewright:'),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters'),
   ENCRYPTION_KEY: z
     .string()
@@ -49,10 +43,5 @@ const configSchema = z.object({
 export type ApiConfig = z.infer<typeof configSchema>;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
-  const parsed = configSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new Error(`Invalid API configuration: ${problems}`);
-  }
-  return parsed.data;
+  return parseServiceConfig('API', configSchema, env);
 }

@@ -1,6 +1,8 @@
 import { Queue, Worker } from 'bullmq';
+import { chromium } from 'playwright-core';
 import { Redis } from 'ioredis';
 import pino from 'pino';
+import { chromiumLaunchOptions } from '@pagewright/automation';
 import { createPrismaClient } from '@pagewright/db';
 import { MAINTENANCE_JOBS, PURGE_EXPIRED_SESSIONS_EVERY_MS, QUEUES } from '@pagewright/shared';
 import { loadConfig } from './config.js';
@@ -8,6 +10,12 @@ import { purgeExpiredSessions } from './processors/purge-expired-sessions.proces
 
 const config = loadConfig();
 const log = pino({ level: config.LOG_LEVEL, base: { service: 'worker' } });
+
+// Browser work is this process's job: refuse to start with a Chromium that cannot launch, rather
+// than fail the first run a user starts.
+const probe = await chromium.launch(chromiumLaunchOptions(config.CHROMIUM_PATH));
+log.info({ chromium: probe.version(), path: config.CHROMIUM_PATH }, 'chromium available');
+await probe.close();
 const db = createPrismaClient(config.DATABASE_URL);
 // BullMQ workers block on Redis: they need their own connection without a retry cap.
 const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });

@@ -8,3 +8,4 @@ export * from './contracts/common.js';
 export * from './contracts/auth.js';
 export * from './contracts/settings.js';
 export * from './jobs.js';
+export * from './service-config.js';

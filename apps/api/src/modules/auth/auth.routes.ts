@@ -1,20 +1,15 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  errorResponseSchema,
   loginRequestSchema,
   loginResponseSchema,
   refreshRequestSchema,
   refreshResponseSchema,
   tokenParamSchema,
 } from '@pagewright/shared';
+import { errorResponses } from '../../lib/error-responses.js';
 import type { AuthService } from './auth.service.js';
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  429: errorResponseSchema,
-};
+const errors = errorResponses(400, 401, 403, 429);
 
 /** POST /auth (sign in), PUT /auth (refresh with rotation), POST /auth/login-token/:token. */
 export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {

@@ -1,20 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   allSettingsResponseSchema,
-  errorResponseSchema,
   settingParamSchema,
   settingResponseSchema,
   settingValueRequestSchema,
 } from '@pagewright/shared';
+import { bearerSecurity, errorResponses } from '../../lib/error-responses.js';
 import type { createSettingsService } from './settings.service.js';
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-};
-const bearer = [{ bearerAuth: [] }];
+const errors = errorResponses(400, 401, 403, 404);
 
 /** GET /user/settings, GET and PUT /user/settings/:name. */
 export const settingsRoutes: FastifyPluginAsyncZod<{
@@ -24,7 +18,11 @@ export const settingsRoutes: FastifyPluginAsyncZod<{
 
   app.get('/user/settings', {
     config: { allowWhilePasswordChangeRequired: true },
-    schema: { tags: ['settings'], security: bearer, response: { 200: allSettingsResponseSchema, ...errors } },
+    schema: {
+      tags: ['settings'],
+      security: bearerSecurity,
+      response: { 200: allSettingsResponseSchema, ...errors },
+    },
     handler: (request) => settings.getAll(request.user.id),
   });
 
@@ -32,7 +30,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<{
     config: { allowWhilePasswordChangeRequired: true },
     schema: {
       tags: ['settings'],
-      security: bearer,
+      security: bearerSecurity,
       params: settingParamSchema,
       response: { 200: settingResponseSchema, ...errors },
     },
@@ -42,7 +40,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<{
   app.put('/user/settings/:name', {
     schema: {
       tags: ['settings'],
-      security: bearer,
+      security: bearerSecurity,
       params: settingParamSchema,
       body: settingValueRequestSchema,
       response: { 200: settingResponseSchema, ...errors },

@@ -5,7 +5,6 @@ import {
   confirmationQuerySchema,
   currentUserResponseSchema,
   emailParamSchema,
-  errorResponseSchema,
   forgotPasswordRequestSchema,
   isEmailValidResponseSchema,
   loginTokenRequestSchema,
@@ -14,20 +13,11 @@ import {
   refreshRequestSchema,
   signUpRequestSchema,
 } from '@pagewright/shared';
+import { bearerSecurity, errorResponses } from '../../lib/error-responses.js';
 import type { AuthService } from '../auth/auth.service.js';
 import type { UserService } from './user.service.js';
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-  422: errorResponseSchema,
-  429: errorResponseSchema,
-  503: errorResponseSchema,
-};
-const bearer = [{ bearerAuth: [] }];
+const errors = errorResponses(400, 401, 403, 404, 409, 422, 429, 503);
 
 /** Sign-up, confirmation, password recovery and change, the signed-in user, logout. */
 export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; auth: AuthService }> = async (
@@ -102,7 +92,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; auth: AuthS
     schema: {
       tags: ['user'],
       summary: 'The signed-in user',
-      security: bearer,
+      security: bearerSecurity,
       response: { 200: currentUserResponseSchema, ...errors },
     },
     handler: (request) => users.currentUser(request.user.account),
@@ -114,7 +104,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; auth: AuthS
     schema: {
       tags: ['user'],
       summary: 'Change the password; other sign-in sessions end',
-      security: bearer,
+      security: bearerSecurity,
       body: changePasswordRequestSchema,
       response: { 200: messageResponseSchema, ...errors },
     },
@@ -130,7 +120,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; auth: AuthS
     schema: {
       tags: ['user'],
       summary: 'Issue a one-time login token (screen-share executor sign-in)',
-      security: bearer,
+      security: bearerSecurity,
       body: loginTokenRequestSchema,
       response: { 200: loginTokenResponseSchema, ...errors },
     },

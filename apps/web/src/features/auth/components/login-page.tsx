@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Box, Button, Checkbox, FormControlLabel, Link, TextField, Typography } from '@mui/material';
+import { Alert, Box, Checkbox, FormControlLabel, Link, TextField, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { loginRequestSchema, type LoginRequest } from '@pagewright/shared';
+import { AccountFormActions } from '../../../components/account-form-actions';
 import { PasswordField } from '../../../components/password-field';
 import { errorText } from '../../../lib/api-client';
 import { fieldErrorsOf, hasErrors } from '../../../lib/form-errors';
@@ -90,21 +91,12 @@ export function LoginPage() {
           {t('login.forgot.link')}
         </Link>
       </Box>
-      <Button
-        type="submit"
-        variant="contained"
-        size="large"
-        fullWidth
-        sx={{ mt: 2 }}
-        disabled={loginMutation.isPending}
-      >
-        {t('login.submit')}
-      </Button>
-      <Typography variant="body2" sx={{ mt: 3, textAlign: 'center' }}>
-        <Link component={RouterLink} to={PATHS.signUp} underline="hover">
-          {t('login.register.link')}
-        </Link>
-      </Typography>
+      <AccountFormActions
+        submitLabel={t('login.submit')}
+        isSubmitting={loginMutation.isPending}
+        linkTo={PATHS.signUp}
+        linkLabel={t('login.register.link')}
+      />
     </Box>
   );
 }

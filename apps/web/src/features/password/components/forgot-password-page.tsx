@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Box, Button, Link, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, TextField, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { forgotPasswordRequestSchema } from '@pagewright/shared';
 import { isApiError } from '../../../lib/api-client';
 import { fieldErrorsOf } from '../../../lib/form-errors';
+import { AccountFormActions } from '../../../components/account-form-actions';
 import { PATHS } from '../../../lib/paths';
 import { toast } from '../../../lib/toast';
 import { requestPasswordReset } from '../api/forgot-password';
@@ -67,21 +68,12 @@ export function ForgotPasswordPage() {
         error={shownError !== undefined}
         helperText={shownError}
       />
-      <Button
-        type="submit"
-        variant="contained"
-        size="large"
-        fullWidth
-        sx={{ mt: 2 }}
-        disabled={resetMutation.isPending}
-      >
-        {t('forgot.submit')}
-      </Button>
-      <Typography variant="body2" sx={{ mt: 3, textAlign: 'center' }}>
-        <Link component={RouterLink} to={PATHS.login} underline="hover">
-          {t('welcome.back')}
-        </Link>
-      </Typography>
+      <AccountFormActions
+        submitLabel={t('forgot.submit')}
+        isSubmitting={resetMutation.isPending}
+        linkTo={PATHS.login}
+        linkLabel={t('welcome.back')}
+      />
     </Box>
   );
 }

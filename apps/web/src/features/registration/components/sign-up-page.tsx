@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { Box, Button, Link, Stack, TextField, Typography } from '@mui/material';
+import { Box, Stack, TextField, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { signUpRequestSchema, type SignUpRequest } from '@pagewright/shared';
+import { AccountFormActions } from '../../../components/account-form-actions';
 import { PasswordField } from '../../../components/password-field';
 import { ApiError } from '../../../lib/api-client';
 import { fieldErrorsOf, hasErrors, type FieldErrors } from '../../../lib/form-errors';
@@ -124,21 +125,12 @@ export function SignUpPage() {
         autoComplete="new-password"
         {...fieldProps('retypePassword')}
       />
-      <Button
-        type="submit"
-        variant="contained"
-        size="large"
-        fullWidth
-        sx={{ mt: 2 }}
-        disabled={signUpMutation.isPending}
-      >
-        {t('signup.submit')}
-      </Button>
-      <Typography variant="body2" sx={{ mt: 3, textAlign: 'center' }}>
-        <Link component={RouterLink} to={PATHS.login} underline="hover">
-          {t('signup.login.link')}
-        </Link>
-      </Typography>
+      <AccountFormActions
+        submitLabel={t('signup.submit')}
+        isSubmitting={signUpMutation.isPending}
+        linkTo={PATHS.login}
+        linkLabel={t('signup.login.link')}
+      />
     </Box>
   );
 }

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/**
+ * Pieces of the API's and the worker's typed configuration. Each app's config.ts owns its schema
+ * and is the only place that reads process.env; this file only parses what it is given.
+ */
+export const serviceConfigShape = {
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: z.string().default('postgresql://postgres@127.0.0.1:5432/pagewright'),
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  /** Prefix of every Redis key a deployment writes, so deployments can share one Redis. */
+  REDIS_KEY_PREFIX: z.string().default('pagewright:'),
+};
+
+/** 'true'/'false'/'1'/'0' from the environment as a boolean. */
+export const booleanFromEnv = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** Parses the environment once; a bad value stops the service with every problem named. */
+export function parseServiceConfig<S extends z.ZodType>(
+  service: string,
+  schema: S,
+  env: Record<string, string | undefined>,
+): z.output<S> {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid ${service} configuration: ${problems}`);
+  }
+  return parsed.data;
+}

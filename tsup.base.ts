@@ -1,0 +1,18 @@
+import type { Options } from 'tsup';
+
+/**
+ * How the Node apps are bundled: the workspace packages (consumed as TypeScript source) go into
+ * one ESM file; npm dependencies stay external and load from node_modules.
+ */
+export function nodeAppBundle(entry: string): Options {
+  return {
+    entry: [entry],
+    format: ['esm'],
+    platform: 'node',
+    target: 'node20',
+    outDir: 'dist',
+    clean: true,
+    sourcemap: true,
+    noExternal: [/^@pagewright\//],
+  };
+}
