@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { MESSAGES } from '@pagewright/shared';
+import { MESSAGES, formatMessage } from '@pagewright/shared';
+import { createConfirmedUser } from '../support/accounts.js';
+import { withDatabase } from '../support/test-database.js';
 import { confirmationLink, temporaryPassword } from '../support/inbox.js';
 import { GOOD_PASSWORD, NEW_PASSWORD, expect, loginThroughUi, signUpThroughUi, test } from './fixtures.js';
 
@@ -96,4 +98,46 @@ test('forgot password: the temporary password signs in to the change-password fo
   await page.getByRole('button', { name: 'Change password' }).last().click();
   await expect(page.getByText(MESSAGES['password.changed'])).toBeVisible();
   await expect(page.getByTestId('panel-extractors')).toBeVisible();
+});
+
+test.describe('password expiry at sign-in', () => {
+  const agePassword = (address: string, days: number) =>
+    withDatabase(process.env.PW_E2E_DATABASE_URL!, (db) =>
+      db.query(`UPDATE "User" SET "passwordChangedAt" = now() - make_interval(days => $2) WHERE email = $1`, [
+        address,
+        days,
+      ]),
+    );
+
+  test('with 14 days or fewer left it warns, then opens the dashboard', async ({ page }) => {
+    const user = await createConfirmedUser(
+      process.env.PW_E2E_BASE_URL!,
+      process.env.PW_E2E_MAIL_URL!,
+      'expiring',
+    );
+    await agePassword(user.username, 80);
+    await loginThroughUi(page, user.username, GOOD_PASSWORD);
+    await expect(
+      page.getByText(formatMessage('login.warning.password.expiring', { days: 10 })),
+    ).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+
+  test('an expired password opens settings with the change-password card already open', async ({ page }) => {
+    const user = await createConfirmedUser(
+      process.env.PW_E2E_BASE_URL!,
+      process.env.PW_E2E_MAIL_URL!,
+      'expired',
+    );
+    await agePassword(user.username, 91);
+    await loginThroughUi(page, user.username, GOOD_PASSWORD);
+    await expect(page.getByText(MESSAGES['login.error.password.expired'])).toBeVisible();
+    await expect(page).toHaveURL(/\/settings/);
+    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel('Retype new password').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Change password' }).last().click();
+    await expect(page.getByText(MESSAGES['password.changed'])).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByTestId('panel-extractors')).toBeVisible();
+  });
 });
