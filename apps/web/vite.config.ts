@@ -1,12 +1,12 @@
 import { execSync } from 'node:child_process';
-import { defineConfig } from 'vite';
+import { defineConfig, loadEnv } from 'vite';
 import react from '@vitejs/plugin-react';
 // Relative on purpose: the config bundler inlines it, whereas the package entry would reach Node as raw .ts.
 import { APP_VERSION } from '../../packages/shared/src/constants.js';
 
 /** The short commit shown next to the version: CI passes BUILD_HASH, local builds ask git. */
-function resolveBuildHash(): string {
-  const fromEnv = process.env.BUILD_HASH?.trim();
+function resolveBuildHash(buildHashFromEnv: string | undefined): string {
+  const fromEnv = buildHashFromEnv?.trim();
   if (fromEnv) return fromEnv;
   try {
     return execSync('git rev-parse --short HEAD', { stdio: ['ignore', 'pipe', 'ignore'] })
@@ -19,11 +19,12 @@ function resolveBuildHash(): string {
 
 const API_TARGET = 'http://127.0.0.1:8080';
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   plugins: [react()],
   define: {
     __APP_VERSION__: JSON.stringify(APP_VERSION),
-    __BUILD_HASH__: JSON.stringify(resolveBuildHash() || 'dev'),
+    // loadEnv with no prefix filter: BUILD_HASH from the environment or a .env file.
+    __BUILD_HASH__: JSON.stringify(resolveBuildHash(loadEnv(mode, '.', '').BUILD_HASH) || 'dev'),
   },
   server: {
     proxy: {
@@ -59,4 +60,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

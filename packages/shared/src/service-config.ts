@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Pieces of the API's and the worker's typed configuration. Each app's config.ts owns its schema
- * and is the only place that reads process.env; this file only parses what it is given.
+ * and is the only place that reads the environment; this file only parses what it is given.
  */
 export const serviceConfigShape = {
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
