@@ -1,1 +1,3 @@
 export * from './chromium.js';
+export * from './page/locate-element.js';
+export * from './flow/automation-error.js';

@@ -9,3 +9,4 @@ export * from './contracts/auth.js';
 export * from './contracts/settings.js';
 export * from './jobs.js';
 export * from './service-config.js';
+export * from './contracts/automation.js';

@@ -1,0 +1,19 @@
+import { automationErrorName } from '@pagewright/shared';
+
+/**
+ * A failed step: the automation code (100000 + WebDriver status, shared/notes/error-codes.md), its
+ * name, and the original message kept for the operator.
+ */
+export class AutomationError extends Error {
+  readonly codeName: string;
+
+  constructor(
+    readonly code: number,
+    readonly originalMessage: string,
+    readonly sequence?: number,
+  ) {
+    super(`${automationErrorName(code)}: ${originalMessage}`);
+    this.name = 'AutomationError';
+    this.codeName = automationErrorName(code);
+  }
+}
