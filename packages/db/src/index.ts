@@ -17,3 +17,4 @@ export function createPrismaClient(databaseUrl: string): PrismaClient {
   const adapter = new PrismaPg({ connectionString: databaseUrl }, schema ? { schema } : undefined);
   return new PrismaClient({ adapter });
 }
+export * from './secret-box.js';
