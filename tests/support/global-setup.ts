@@ -4,6 +4,7 @@ import { startStack, type TestStack } from './stack.js';
 declare module 'vitest' {
   export interface ProvidedContext {
     apiUrl: string;
+    redisKeyPrefix: string;
     mailUrl: string;
     databaseUrl: string;
   }
@@ -15,6 +16,7 @@ let stack: TestStack | undefined;
 export async function setup(project: TestProject) {
   stack = await startStack({ useBuild: process.env.PW_TEST_USE_BUILD === '1' });
   project.provide('apiUrl', stack.apiUrl);
+  project.provide('redisKeyPrefix', stack.redisKeyPrefix);
   project.provide('mailUrl', stack.mailUrl);
   project.provide('databaseUrl', stack.databaseUrl);
 }

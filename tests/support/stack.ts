@@ -9,6 +9,7 @@ import { createTestDatabase, dropTestDatabase } from './test-database.js';
 
 export interface TestStack {
   apiUrl: string;
+  redisKeyPrefix: string;
   mailUrl: string;
   databaseUrl: string;
   databaseName: string;
@@ -60,6 +61,7 @@ export async function startStack({ useBuild, env = {} }: StackOptions): Promise<
     await waitFor(async () => ((await fetch(`${mailUrl}/email`)).ok ? true : undefined), 'maildev');
 
     const apiUrl = `http://127.0.0.1:${apiPort}`;
+    const redisKeyPrefix = `pagewright-test:${database.name}:`;
     const apiEnv: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: 'test',
@@ -68,7 +70,7 @@ export async function startStack({ useBuild, env = {} }: StackOptions): Promise<
       PUBLIC_URL: apiUrl,
       DATABASE_URL: database.url,
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-      REDIS_KEY_PREFIX: `pagewright-test:${database.name}:`,
+      REDIS_KEY_PREFIX: redisKeyPrefix,
       JWT_SECRET: randomBytes(32).toString('hex'),
       ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       SMTP_HOST: '127.0.0.1',
@@ -96,7 +98,7 @@ export async function startStack({ useBuild, env = {} }: StackOptions): Promise<
       60_000,
     );
 
-    return { apiUrl, mailUrl, databaseUrl: database.url, databaseName: database.name, stop };
+    return { apiUrl, redisKeyPrefix, mailUrl, databaseUrl: database.url, databaseName: database.name, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
+import websocket from '@fastify/websocket';
+import { Redis } from 'ioredis';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { MESSAGES } from '@pagewright/shared';
 import type { ApiConfig } from './config.js';
@@ -15,6 +17,8 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createSessionRepository } from './modules/auth/session.repository.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { createLiveEventsHub } from './modules/live/live-events.hub.js';
+import { liveRoutes } from './modules/live/live.routes.js';
 import { createMailer } from './modules/mail/mailer.js';
 import { createSettingsRepository } from './modules/settings/settings.repository.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
@@ -75,12 +79,21 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   const userService = createUserService({ config, users, mailer, log: app.log });
   const settings = createSettingsService(createSettingsRepository(app.db));
 
+  // Pub/sub needs a connection of its own: a subscribed Redis connection can do nothing else.
+  const subscriber = new Redis(config.REDIS_URL, { lazyConnect: true });
+  await subscriber.connect();
+  app.addHook('onClose', async () => subscriber.disconnect());
+  const liveEvents = createLiveEventsHub(subscriber, config.REDIS_KEY_PREFIX, app.log);
+  await liveEvents.start();
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
       await api.register(authRoutes, { auth });
       await api.register(userRoutes, { users: userService, auth });
       await api.register(settingsRoutes, { settings });
+      await api.register(liveRoutes, { hub: liveEvents });
     },
     { prefix: '/api' },
   );

@@ -10,3 +10,4 @@ export * from './contracts/settings.js';
 export * from './jobs.js';
 export * from './service-config.js';
 export * from './contracts/automation.js';
+export * from './contracts/live-events.js';

@@ -20,6 +20,10 @@ export interface AuthenticatedUser {
 declare module 'fastify' {
   interface FastifyInstance {
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    identify: (
+      token: string | undefined,
+      allowWhilePasswordChangeRequired: boolean,
+    ) => Promise<AuthenticatedUser>;
   }
   interface FastifyRequest {
     user: AuthenticatedUser;
@@ -40,10 +44,8 @@ interface AuthPluginOptions {
  * so that a disabled account or a pending forced password change takes effect at once.
  */
 export const authPlugin = fp(async (app: FastifyInstance, { accessTokens, users }: AuthPluginOptions) => {
-  app.decorateRequest('user', null as unknown as AuthenticatedUser);
-  app.decorate('authenticate', async (request: FastifyRequest) => {
-    const header = request.headers.authorization;
-    const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
+  /** The caller behind an access token, under the same rules for HTTP calls and WebSockets. */
+  async function identify(token: string | undefined, allowWhilePasswordChangeRequired: boolean) {
     if (!token) throw new AppError('UNAUTHORIZED', MESSAGES['error.unauthorized']);
     const claims = accessTokens.verify(token);
     if (!claims) throw new AppError('SESSION_EXPIRED', MESSAGES['login.error.session.expired']);
@@ -53,15 +55,27 @@ export const authPlugin = fp(async (app: FastifyInstance, { accessTokens, users 
     if (!user.enabled) throw new AppError('USER_DISABLED', MESSAGES['login.error.disabled']);
 
     const { mustChangePassword } = passwordState(user, app.config.PASSWORD_EXPIRY_DAYS);
-    if (mustChangePassword && !request.routeOptions.config.allowWhilePasswordChangeRequired) {
+    if (mustChangePassword && !allowWhilePasswordChangeRequired) {
       throw new AppError('PASSWORD_CHANGE_REQUIRED', MESSAGES['password.change.required']);
     }
-    request.user = {
+    const identified: AuthenticatedUser = {
       id: user.id,
       username: user.email,
       familyId: claims.fid,
       mustChangePassword,
       account: user,
     };
+    return identified;
+  }
+
+  app.decorateRequest('user', null as unknown as AuthenticatedUser);
+  app.decorate('identify', identify);
+  app.decorate('authenticate', async (request: FastifyRequest) => {
+    const header = request.headers.authorization;
+    const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
+    request.user = await identify(
+      token,
+      request.routeOptions.config.allowWhilePasswordChangeRequired === true,
+    );
   });
 });

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { NUMBER_MASK_AFFIX_MAX_LENGTH, TEXT_FIELD_MAX_LENGTH } from '../constants.js';
-import { ACTION_TYPES, CONDITIONS, ELEMENT_TYPES, SCRIPT_RETURN_TYPES, SELECTOR_TYPES, VALUE_TYPES } from '../enums.js';
+import {
+  ACTION_TYPES,
+  CONDITIONS,
+  ELEMENT_TYPES,
+  SCRIPT_RETURN_TYPES,
+  SELECTOR_TYPES,
+  VALUE_TYPES,
+} from '../enums.js';
 
 /**
  * The automation contracts (automation spec §3): what an action is, how it finds its element, and
@@ -15,7 +22,11 @@ export const fallbackLocatorSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('role'), role: z.string(), name: z.string() }),
   z.object({ kind: z.literal('label'), value: z.string() }),
   z.object({ kind: z.literal('text'), value: z.string(), tagName: z.string().optional() }),
-  z.object({ kind: z.literal('attributes'), tagName: z.string(), attributes: z.record(z.string(), z.string()) }),
+  z.object({
+    kind: z.literal('attributes'),
+    tagName: z.string(),
+    attributes: z.record(z.string(), z.string()),
+  }),
   z.object({ kind: z.literal('css'), value: z.string() }),
   z.object({ kind: z.literal('xpath'), value: z.string() }),
 ]);
@@ -124,7 +135,9 @@ export const actionOptionsSchema = z.object({
   datetimeFormat: dateMaskSchema.optional(),
   point: pointSchema.optional(),
   script: scriptOptionsSchema.optional(),
-  select: z.object({ option: z.string(), options: z.array(z.object({ label: z.string(), value: z.string() })) }).optional(),
+  select: z
+    .object({ option: z.string(), options: z.array(z.object({ label: z.string(), value: z.string() })) })
+    .optional(),
   condition: ifConditionSchema.optional(),
   table: tableDefinitionSchema.optional(),
   /** Where IF_* and IF_CONDITION jump when their condition does not hold. */

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { RUN_STATUSES } from '../enums.js';
+
+/**
+ * Events pushed to a signed-in user's browsers over the WebSocket (/api/ws). Workers publish them
+ * on the user's Redis channel; every API instance forwards them to that user's sockets only.
+ */
+export const liveEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready'), userId: z.string() }),
+  z.object({
+    type: z.literal('frame'),
+    sessionId: z.string(),
+    /** JPEG, base64. */
+    data: z.string(),
+    width: z.number().int(),
+    height: z.number().int(),
+  }),
+  z.object({
+    type: z.literal('validation-progress'),
+    extractorId: z.string(),
+    progress: z.number().min(0).max(100),
+    actionType: z.string(),
+    sequence: z.number().int(),
+  }),
+  z.object({
+    type: z.literal('run-status'),
+    extractorId: z.string(),
+    runId: z.string(),
+    status: z.enum(RUN_STATUSES),
+    errorMessage: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('pending-ask'),
+    extractorId: z.string(),
+    askId: z.string(),
+    actionType: z.string(),
+  }),
+  z.object({ type: z.literal('session-lost'), sessionId: z.string(), reason: z.string() }),
+]);
+export type LiveEvent = z.infer<typeof liveEventSchema>;
+
+/** The Redis pub/sub channel carrying one user's live events. */
+export function userEventsChannel(keyPrefix: string, userId: string): string {
+  return `${keyPrefix}events:user:${userId}`;
+}
+
+/** WebSocket close codes the client acts on (4000–4999 are the application's). */
+export const LIVE_SOCKET_CLOSE = { unauthorized: 4401, passwordChangeRequired: 4403 } as const;
