@@ -1,10 +1,23 @@
 import { z } from 'zod';
-import { parseServiceConfig, serviceConfigShape } from '@pagewright/shared';
+import { booleanFromEnv, parseServiceConfig, serviceConfigShape } from '@pagewright/shared';
 
 /** The worker's one typed configuration, parsed once from the environment. */
 const configSchema = z.object({
   ...serviceConfigShape,
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+  /** Let flows reach loopback, private and link-local addresses (intranet deployments only). */
+  NAVIGATION_ALLOW_PRIVATE_NETWORKS: booleanFromEnv.default(false),
+  /** Hosts flows may reach even when private, comma-separated (e.g. an intranet app, a test site). */
+  NAVIGATION_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((h) => h.trim())
+        .filter(Boolean),
+    ),
+  LIVE_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(15),
   SESSION_RETENTION_DAYS: z.coerce.number().int().min(0).default(7),
   UNCONFIRMED_SIGNUP_RETENTION_DAYS: z.coerce.number().int().min(1).default(7),
 });

@@ -1,0 +1,110 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBrowserPool, type BrowserPool } from '../browser-pool.js';
+import { createLiveSessionRegistry, type SessionEndReason } from './live-session-registry.js';
+import { startScreencast, type ScreencastFrame } from './screencast.js';
+
+const ANIMATED = `<body style="margin:0"><div id="box" style="width:100px;height:100px;background:#e65100"></div>
+<script>let x = 0; setInterval(() => { x = (x + 7) % 600; box.style.marginLeft = x + 'px'; }, 16);</script></body>`;
+
+let server: http.Server;
+let siteUrl: string;
+let pool: BrowserPool;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) =>
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end(req.url === '/animated' ? ANIMATED : '<h1>static</h1>'),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  siteUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  pool = createBrowserPool({
+    chromiumPath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    navigationPolicy: { allowPrivateNetworks: false, allowedHosts: ['127.0.0.1'] },
+    viewport: { width: 1280, height: 800 },
+  });
+});
+
+afterAll(async () => {
+  await pool.close();
+  server.close();
+});
+
+describe('live sessions', () => {
+  it('belong to their owner only', async () => {
+    const registry = createLiveSessionRegistry({ pool, idleTimeoutMs: 60_000 });
+    const session = await registry.open('user-a');
+    await session.page.goto(`${siteUrl}/`);
+    expect(registry.use(session.id, 'user-a')?.page.url()).toBe(`${siteUrl}/`);
+    expect(registry.use(session.id, 'user-b')).toBeUndefined();
+    expect(await registry.close(session.id, 'user-b')).toBe(false);
+    expect(await registry.close(session.id, 'user-a')).toBe(true);
+    expect(registry.count()).toBe(0);
+  });
+
+  it('refuse navigation to a private address the policy does not list', async () => {
+    const registry = createLiveSessionRegistry({ pool, idleTimeoutMs: 60_000 });
+    const session = await registry.open('user-a');
+    await expect(session.page.goto('http://127.0.0.2:9/')).rejects.toThrow(/ERR_BLOCKED_BY_CLIENT/);
+    await registry.close(session.id, 'user-a');
+  });
+
+  it('close after being idle too long', async () => {
+    const ended: SessionEndReason[] = [];
+    const registry = createLiveSessionRegistry({
+      pool,
+      idleTimeoutMs: 50,
+      onSessionEnded: (_s, reason) => ended.push(reason),
+    });
+    const session = await registry.open('user-a');
+    await new Promise((r) => setTimeout(r, 120));
+    expect(await registry.closeIdle()).toBe(1);
+    expect(ended).toEqual(['idle']);
+    expect(registry.use(session.id, 'user-a')).toBeUndefined();
+  });
+
+  it('are reported lost when Chromium dies, and the next session gets a new browser', async () => {
+    const ended: SessionEndReason[] = [];
+    const registry = createLiveSessionRegistry({
+      pool,
+      idleTimeoutMs: 60_000,
+      onSessionEnded: (_s, reason) => ended.push(reason),
+    });
+    await registry.open('user-a');
+    await registry.open('user-b');
+    const pid = await pool.browserPid();
+    expect(pid).toBeGreaterThan(0);
+    process.kill(pid!, 'SIGKILL');
+    const deadline = Date.now() + 10_000;
+    while (ended.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(ended).toEqual(['lost', 'lost']);
+    expect(registry.count()).toBe(0);
+
+    const fresh = await registry.open('user-a');
+    await fresh.page.goto(`${siteUrl}/`);
+    expect(await fresh.page.textContent('h1')).toBe('static');
+    expect(await pool.browserPid()).not.toBe(pid);
+    await registry.close(fresh.id, 'user-a');
+  });
+});
+
+describe('screencast', () => {
+  it('streams JPEG frames of a changing page and stops on request', async () => {
+    const registry = createLiveSessionRegistry({ pool, idleTimeoutMs: 60_000 });
+    const session = await registry.open('user-a');
+    await session.page.goto(`${siteUrl}/animated`);
+    const frames: ScreencastFrame[] = [];
+    const stop = await startScreencast(session.page, (frame) => frames.push(frame));
+    await new Promise((r) => setTimeout(r, 1000));
+    await stop();
+    const countAtStop = frames.length;
+    expect(countAtStop).toBeGreaterThan(5);
+    expect(Buffer.from(frames[0]!.data, 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    expect(frames[0]!.width).toBe(1280);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(frames.length).toBe(countAtStop);
+    await registry.close(session.id, 'user-a');
+  });
+});

@@ -1,0 +1,56 @@
+import type { Page } from 'playwright-core';
+
+export interface ScreencastFrame {
+  /** JPEG, base64, as CDP delivers it. */
+  data: string;
+  width: number;
+  height: number;
+  timestamp: number;
+}
+
+export interface ScreencastOptions {
+  quality: number;
+  maxWidth: number;
+  maxHeight: number;
+  /** Skip frames to bound CPU: one animated screencast can take most of a 2-core host. */
+  everyNthFrame: number;
+}
+
+export const DEFAULT_SCREENCAST: ScreencastOptions = {
+  quality: 70,
+  maxWidth: 1280,
+  maxHeight: 800,
+  everyNthFrame: 2,
+};
+
+/**
+ * Streams the page's frames through CDP while someone watches. Chromium sends a frame only when
+ * the page changes, so a static page costs nothing. Returns the function that stops it.
+ */
+export async function startScreencast(
+  page: Page,
+  onFrame: (frame: ScreencastFrame) => void,
+  options: ScreencastOptions = DEFAULT_SCREENCAST,
+): Promise<() => Promise<void>> {
+  const cdp = await page.context().newCDPSession(page);
+  cdp.on('Page.screencastFrame', (event) => {
+    void cdp.send('Page.screencastFrameAck', { sessionId: event.sessionId }).catch(() => undefined);
+    onFrame({
+      data: event.data,
+      width: Math.round(event.metadata.deviceWidth),
+      height: Math.round(event.metadata.deviceHeight),
+      timestamp: event.metadata.timestamp ?? Date.now() / 1000,
+    });
+  });
+  await cdp.send('Page.startScreencast', {
+    format: 'jpeg',
+    quality: options.quality,
+    maxWidth: options.maxWidth,
+    maxHeight: options.maxHeight,
+    everyNthFrame: options.everyNthFrame,
+  });
+  return async () => {
+    await cdp.send('Page.stopScreencast').catch(() => undefined);
+    await cdp.detach().catch(() => undefined);
+  };
+}
