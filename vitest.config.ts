@@ -8,6 +8,9 @@ export default defineConfig({
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'],
           environment: 'node',
+          // Several files drive real Chromium at once on a 2-core machine.
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
       },
       {

@@ -1,5 +1,6 @@
 import type { Frame, FrameLocator, Locator, Page } from 'playwright-core';
-import type { ElementTarget } from '@pagewright/shared';
+import type { ElementTarget, FallbackLocator } from '@pagewright/shared';
+import { locatorFor } from './fallback-locators.js';
 
 type Scope = Page | Frame | FrameLocator;
 
@@ -24,21 +25,68 @@ export interface LocateOptions {
   timeoutMs: number;
 }
 
+export interface LocatedElement {
+  locator: Locator;
+  /** 'recorded' when the recorded selector matched, otherwise the kind of the fallback that did. */
+  matchedBy: 'recorded' | FallbackLocator['kind'];
+}
+
+/** Pauses between attempts while the page may still be rendering the element. */
+const RETRY_DELAYS_MS = [50, 100, 200, 400] as const;
+const MAX_RETRY_DELAY_MS = 500;
+
 /**
- * Finds the element an action targets. Tries the recorded selector; the fallback locators of the
- * target are tried in order when it no longer matches (see fallback-locators.ts).
+ * Finds the element an action targets and says how. Each attempt tries the recorded selector first,
+ * then every fallback of the target in order; a fallback counts only when it matches exactly one
+ * element, so a vague fallback never picks a wrong element. Attempts repeat until the timeout.
  * Returns null when nothing matches within the timeout.
+ */
+export async function locateElementWithSource(
+  page: Page,
+  target: ElementTarget,
+  { timeoutMs }: LocateOptions,
+): Promise<LocatedElement | null> {
+  const deadline = Date.now() + timeoutMs;
+  const recorded = recordedLocator(page, target);
+  const scope = scopeOf(page, target.framePath);
+  const fallbacks = target.fallbackLocators.map((fallback) => ({
+    kind: fallback.kind,
+    locator: locatorFor(scope, fallback),
+  }));
+  for (let attempt = 0; ; attempt += 1) {
+    if ((await countOrZero(recorded)) > 0) return { locator: recorded, matchedBy: 'recorded' };
+    for (const fallback of fallbacks) {
+      if ((await countOrZero(fallback.locator)) === 1)
+        return { locator: fallback.locator.first(), matchedBy: fallback.kind };
+    }
+    const remainingMs = deadline - Date.now();
+    if (remainingMs <= 0) return null;
+    await delay(Math.min(RETRY_DELAYS_MS[attempt] ?? MAX_RETRY_DELAY_MS, remainingMs));
+  }
+}
+
+/**
+ * Finds the element an action targets: the recorded selector, else the first fallback locator that
+ * matches exactly one element (see locateElementWithSource). Returns null when nothing matches
+ * within the timeout.
  */
 export async function locateElement(
   page: Page,
   target: ElementTarget,
-  { timeoutMs }: LocateOptions,
+  options: LocateOptions,
 ): Promise<Locator | null> {
-  const locator = recordedLocator(page, target);
+  return (await locateElementWithSource(page, target, options))?.locator ?? null;
+}
+
+/** A selector the engine cannot parse, or a frame that is navigating, counts as no match. */
+async function countOrZero(locator: Locator): Promise<number> {
   try {
-    await locator.waitFor({ state: 'attached', timeout: timeoutMs });
-    return locator;
+    return await locator.count();
   } catch {
-    return null;
+    return 0;
   }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,0 +1,166 @@
+import type { Locator } from 'playwright-core';
+import type { StepValue, TableColumn, TableDefinition } from '@pagewright/shared';
+import { locateElement } from '../page/locate-element.js';
+import { AUTOMATION_CODES } from '../flow/classify-error.js';
+import { parseDate } from '../values/date-mask.js';
+import { parseNumber } from '../values/number-mask.js';
+import { fetchFile } from './get-file.js';
+import {
+  type ActionContext,
+  type ActionOutcome,
+  cssTarget,
+  fail,
+  requireElement,
+  sleep,
+} from './action-context.js';
+
+type Cell = string | number | null;
+
+interface CellNode {
+  innerText?: string;
+  textContent: string | null;
+  href?: string;
+  querySelector(selector: string): CellNode | null;
+  closest(selector: string): CellNode | null;
+}
+
+/** Raw cell texts of every row: one page.evaluate per page of the table. */
+async function readRows(rows: Locator, columns: readonly TableColumn[]): Promise<string[][]> {
+  const specs = columns.map((column) => ({ selector: column.selector, isFile: column.type === 'FILE' }));
+  return rows.evaluateAll(
+    (nodes: CellNode[], cellSpecs: { selector: string; isFile: boolean }[]) =>
+      nodes.map((row) =>
+        cellSpecs.map(({ selector, isFile }) => {
+          const cell = selector.trim() ? row.querySelector(selector) : row;
+          if (!cell) return '';
+          if (isFile) {
+            // An anchor's href property is already absolute (resolved against the document base).
+            const link = cell.closest('a[href]') ?? cell.querySelector('a[href]');
+            return link?.href ?? cell.href ?? '';
+          }
+          return (cell.innerText ?? cell.textContent ?? '').trim();
+        }),
+      ),
+    specs,
+  );
+}
+
+function typedCell(text: string, column: TableColumn): Cell {
+  if (text === '') return null;
+  if (column.type === 'NUMBER') return parseNumber(text, column.numberMask ?? {});
+  if (column.type === 'DATETIME') {
+    if (!column.dateMask)
+      fail(AUTOMATION_CODES.INVALID_ARGUMENT, `Column "${column.label}" needs a date mask`);
+    return parseDate(text, column.dateMask);
+  }
+  return text;
+}
+
+async function isUsable(element: Locator): Promise<boolean> {
+  try {
+    const isDisabled = await element.evaluate(
+      (node: { getAttribute(name: string): string | null; hasAttribute(name: string): boolean }) =>
+        node.hasAttribute('disabled') ||
+        node.getAttribute('aria-disabled') === 'true' ||
+        /(^|\s)disabled(\s|$)/u.test(node.getAttribute('class') ?? ''),
+      undefined,
+      { timeout: 1_000 },
+    );
+    return !isDisabled && (await element.isVisible());
+  } catch {
+    return false;
+  }
+}
+
+async function signatureOf(rows: Locator): Promise<string | null> {
+  try {
+    const texts = await rows.allInnerTexts();
+    return texts.join('\u0001');
+  } catch {
+    // The page is navigating: no signature yet.
+    return null;
+  }
+}
+
+/** Clicks "next page" and waits until the rows change; false when there is no usable next page. */
+async function goToNextPage(
+  context: ActionContext,
+  definition: TableDefinition,
+  rowsLocator: () => Promise<Locator>,
+): Promise<boolean> {
+  if (!definition.nextPageSelector) return false;
+  const next = await locateElement(context.page, cssTarget(context, definition.nextPageSelector), {
+    timeoutMs: 500,
+  });
+  if (!next || !(await isUsable(next))) return false;
+  const before = await signatureOf(await rowsLocator());
+  await next.click({ timeout: context.limits.elementTimeoutMs });
+  const deadline = Date.now() + context.limits.elementTimeoutMs;
+  while (Date.now() < deadline) {
+    await context.page
+      .waitForLoadState('load', { timeout: context.limits.navigationTimeoutMs })
+      .catch(() => undefined);
+    const after = await signatureOf(await rowsLocator());
+    if (after !== null && after !== before) return true;
+    await sleep(100);
+  }
+  fail(
+    AUTOMATION_CODES.TIMEOUT,
+    `The table did not change within ${context.limits.elementTimeoutMs} ms after clicking the next page`,
+  );
+}
+
+/**
+ * GET_TABLE: reads the rows (rowSelector inside tableSelector) and their typed columns, then
+ * follows nextPageSelector until it is missing or disabled or maxPages pages were read. FILE cells
+ * hold the absolute URL of the cell's link; with hooks.keepFile each file is also fetched.
+ */
+export async function getTable(context: ActionContext): Promise<ActionOutcome> {
+  const definition = context.action.options?.table;
+  if (!definition) fail(AUTOMATION_CODES.INVALID_ARGUMENT, 'GET_TABLE needs options.table');
+  const tableTarget = definition.tableSelector.trim()
+    ? cssTarget(context, definition.tableSelector)
+    : undefined;
+  const locateTable = async (): Promise<Locator> =>
+    tableTarget ? requireElement(context, tableTarget) : context.page.locator('html');
+  const rowsLocator = async (): Promise<Locator> => (await locateTable()).locator(definition.rowSelector);
+
+  const maxPages = definition.maxPages ?? 1;
+  const rows: Cell[][] = [];
+  for (let page = 1; ; page += 1) {
+    const texts = await readRows(await rowsLocator(), definition.columns);
+    for (const cells of texts) {
+      rows.push(definition.columns.map((column, index) => typedCell(cells[index] ?? '', column)));
+    }
+    if (page >= maxPages || !(await goToNextPage(context, definition, rowsLocator))) break;
+  }
+
+  if (context.hooks.keepFile) {
+    const fileColumns = definition.columns.flatMap((column, index) =>
+      column.type === 'FILE' ? [index] : [],
+    );
+    for (const row of rows) {
+      for (const index of fileColumns) {
+        const url = row[index];
+        if (typeof url === 'string' && /^https?:/u.test(url)) {
+          await context.hooks.keepFile(
+            await fetchFile(
+              context.page,
+              url,
+              context.navigationPolicy,
+              context.limits.fileMaxBytes,
+              context.limits.navigationTimeoutMs,
+            ),
+          );
+        }
+      }
+    }
+  }
+
+  const value: StepValue = {
+    kind: 'table',
+    columns: definition.columns.map((column) => ({ label: column.label, type: column.type })),
+    rows,
+  };
+  return { value, ...(tableTarget ? { element: await locateTable() } : {}) };
+}

@@ -1,0 +1,114 @@
+import { DateTime } from 'luxon';
+import type { ScriptReturnType, StepValue, ValueType } from '@pagewright/shared';
+import { AutomationError } from '../flow/automation-error.js';
+import { AUTOMATION_CODES } from '../flow/classify-error.js';
+import { type ActionContext, type ActionOutcome, NONE, fail } from './action-context.js';
+
+type Cell = string | number | null;
+
+function cellOf(value: unknown): Cell {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'string') return value;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** A script's TABLE result: an array of arrays (columns "Column 1".."n") or of objects (keys). */
+export function tableOf(result: unknown): Extract<StepValue, { kind: 'table' }> {
+  if (!Array.isArray(result))
+    fail(AUTOMATION_CODES.INVALID_ARGUMENT, 'A TABLE script must return an array of rows');
+  let labels: string[];
+  let rows: Cell[][];
+  if (result.every((row) => Array.isArray(row))) {
+    const width = Math.max(0, ...result.map((row: unknown[]) => row.length));
+    labels = Array.from({ length: width }, (_, index) => `Column ${index + 1}`);
+    rows = result.map((row: unknown[]) => labels.map((_, index) => cellOf(row[index])));
+  } else if (result.every((row) => row !== null && typeof row === 'object' && !Array.isArray(row))) {
+    const keys = new Set<string>();
+    for (const row of result as Record<string, unknown>[]) for (const key of Object.keys(row)) keys.add(key);
+    labels = [...keys];
+    rows = (result as Record<string, unknown>[]).map((row) => labels.map((key) => cellOf(row[key])));
+  } else {
+    fail(
+      AUTOMATION_CODES.INVALID_ARGUMENT,
+      'A TABLE script must return an array of arrays or an array of objects',
+    );
+  }
+  const columns = labels.map((label, index) => {
+    const cells = rows.map((row) => row[index]).filter((cell) => cell !== null);
+    const type: ValueType =
+      cells.length > 0 && cells.every((cell) => typeof cell === 'number') ? 'NUMBER' : 'TEXT';
+    return { label, type };
+  });
+  return { kind: 'table', columns, rows };
+}
+
+/** Converts what the page's script returned to the step value of its declared return type. */
+export function scriptValueOf(result: unknown, returnType: ScriptReturnType): StepValue {
+  switch (returnType) {
+    case 'VOID':
+      return NONE;
+    case 'TEXT':
+      return { kind: 'text', value: result === null || result === undefined ? '' : String(cellOf(result)) };
+    case 'NUMBER': {
+      const value = typeof result === 'string' && result.trim() !== '' ? Number(result) : result;
+      if (typeof value !== 'number' || !Number.isFinite(value)) {
+        fail(
+          AUTOMATION_CODES.INVALID_ARGUMENT,
+          `The script returned ${JSON.stringify(result)}, not a number`,
+        );
+      }
+      return { kind: 'number', value };
+    }
+    case 'DATETIME': {
+      const parsed =
+        result instanceof Date
+          ? DateTime.fromJSDate(result)
+          : typeof result === 'number'
+            ? DateTime.fromMillis(result)
+            : DateTime.fromISO(String(result), { zone: 'UTC' });
+      if (!parsed.isValid) {
+        fail(AUTOMATION_CODES.INVALID_ARGUMENT, `The script returned ${JSON.stringify(result)}, not a date`);
+      }
+      return { kind: 'datetime', value: parsed.toUTC().toISO() ?? '' };
+    }
+    case 'TABLE':
+      return tableOf(result);
+  }
+}
+
+/**
+ * SCRIPT: the recorded text is the body of an async function run inside the page (never in Node)
+ * by page.evaluate, raced against the script time limit (100028 Script Timeout). The expression is
+ * evaluated over the DevTools protocol, so it works on pages whose CSP forbids eval.
+ */
+export async function runScript(context: ActionContext): Promise<ActionOutcome> {
+  const script = context.action.options?.script;
+  if (!script) fail(AUTOMATION_CODES.INVALID_ARGUMENT, 'SCRIPT needs options.script');
+  const limitMs = context.action.options?.timeoutMs ?? context.limits.scriptTimeoutMs;
+  const expression = `(async () => {\n${script.script}\n})()`;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new AutomationError(
+            AUTOMATION_CODES.SCRIPT_TIMEOUT,
+            `The script did not finish within ${limitMs} ms`,
+          ),
+        ),
+      limitMs,
+    );
+  });
+  const evaluation: Promise<unknown> = context.page.evaluate(expression);
+  // When the time limit wins, the evaluation may still reject later (e.g. when the page closes).
+  evaluation.catch(() => undefined);
+  try {
+    const result = await Promise.race([evaluation, timeout]);
+    return { value: scriptValueOf(result, script.returnType) };
+  } finally {
+    clearTimeout(timer);
+  }
+}

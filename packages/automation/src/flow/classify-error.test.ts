@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Browser, type Page, chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from '../chromium.js';
+import { AutomationError } from './automation-error.js';
+import { classifyError } from './classify-error.js';
+
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await chromium.launch(chromiumLaunchOptions(process.env.CHROMIUM_PATH));
+  page = await browser.newPage();
+  await page.setContent(`
+    <button id="a">a</button><button id="b">b</button>
+    <button id="hidden" style="display:none">h</button><button id="off" disabled>d</button>
+    <div style="position:relative"><button id="covered">c</button>
+      <div style="position:absolute;inset:0;z-index:9;background:red"></div></div>`);
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function codeOf(run: () => Promise<unknown>, sequence?: number): Promise<AutomationError> {
+  try {
+    await run();
+  } catch (error) {
+    return classifyError(error, sequence);
+  }
+  throw new Error('expected a failure');
+}
+
+describe('classifyError on real Playwright failures', () => {
+  it('maps locator failures', async () => {
+    const missing = await codeOf(() => page.locator('#nothing').click({ timeout: 200 }), 40);
+    expect(missing.code).toBe(100007);
+    expect(missing.codeName).toBe('No Such Element');
+    expect(missing.sequence).toBe(40);
+    expect(missing.originalMessage).toContain("waiting for locator('#nothing')");
+    expect(missing.originalMessage).not.toContain('\u001b[');
+    expect((await codeOf(() => page.locator('button').click({ timeout: 200 }))).code).toBe(100032);
+    expect((await codeOf(() => page.locator('css=##a[').click({ timeout: 200 }))).code).toBe(100032);
+    expect((await codeOf(() => page.locator('xpath=//[@').click({ timeout: 200 }))).code).toBe(100051);
+    expect((await codeOf(() => page.locator('#hidden').click({ timeout: 300 }))).code).toBe(100011);
+    expect((await codeOf(() => page.locator('#off').click({ timeout: 300 }))).code).toBe(100012);
+    expect((await codeOf(() => page.locator('#a').fill('x', { timeout: 300 }))).code).toBe(100012);
+    expect((await codeOf(() => page.locator('#covered').click({ timeout: 600 }))).code).toBe(100064);
+  });
+
+  it('maps page script, network and session failures', async () => {
+    const thrown = await codeOf(() => page.evaluate('(async () => { throw new Error("boom") })()'));
+    expect(thrown.code).toBe(100017);
+    expect(thrown.originalMessage).toContain('boom');
+    expect((await codeOf(() => page.goto('http://127.0.0.1:1/'))).code).toBe(100013);
+    const gone = await browser.newPage();
+    await gone.close();
+    expect((await codeOf(() => gone.goto('about:blank'))).code).toBe(100006);
+  });
+
+  it('maps plain errors and keeps AutomationErrors', () => {
+    expect(classifyError(new Error('something odd')).code).toBe(100013);
+    expect(classifyError('a string').originalMessage).toBe('a string');
+    const timeout = Object.assign(new Error('page.waitForURL: Timeout 100ms exceeded.'), {
+      name: 'TimeoutError',
+    });
+    expect(classifyError(timeout).code).toBe(100021);
+    const screenshot = classifyError(new Error('page.screenshot: Protocol error: unable to capture'));
+    expect(screenshot.code).toBe(100063);
+    const kept = classifyError(new AutomationError(100028, 'slow'), 70);
+    expect([kept.code, kept.sequence, kept.originalMessage]).toEqual([100028, 70, 'slow']);
+  });
+});

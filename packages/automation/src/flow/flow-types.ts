@@ -1,0 +1,90 @@
+import type { FlowAction, StepValue } from '@pagewright/shared';
+import type { AutomationError } from './automation-error.js';
+
+/** What the engine asks the operator during a run (ASK_* actions). */
+export interface AskRequest {
+  action: FlowAction;
+  sequence: number;
+  type: FlowAction['type'];
+  label?: string | undefined;
+  /** The question text recorded with the action (options.text). */
+  question?: string | undefined;
+  /** PNG of the target element (the captcha, the question area) when the action has a target. */
+  elementScreenshot?: Buffer | undefined;
+}
+
+/** A file a step obtained (GET_FILE, GET_IMAGE, FILE table columns). */
+export interface KeptFile {
+  fileName: string;
+  mimeType: string;
+  content: Buffer;
+}
+
+/** The word the ask dialog sends when the operator cancels (automation spec §4). */
+export const ASK_CANCELED = 'CANCELED';
+
+export interface StepRecord {
+  sequence: number;
+  type: FlowAction['type'];
+  status: 'SUCCESS' | 'SKIPPED' | 'ERROR';
+  pageUrl: string;
+  /** ISO 8601 time the step started. */
+  timestamp: string;
+  /** What the step produced; never a typed password or an asked secret. */
+  value: StepValue;
+  elementBox?: { x: number; y: number; width: number; height: number } | undefined;
+  /** JPEG of the element the step acted on, when it could be captured within the size cap. */
+  elementScreenshot?: Buffer | undefined;
+  /** JPEG (quality 70) of the viewport after the step, when page screenshots are on. */
+  pageScreenshot?: Buffer | undefined;
+  durationMs: number;
+  error?: AutomationError | undefined;
+}
+
+export interface FlowHooks {
+  /** Answers an ASK_* action; the answer 'CANCELED' stops the flow with STOPPED. */
+  ask(request: AskRequest): Promise<string>;
+  onStepStart?(action: FlowAction, index: number, total: number): void;
+  onStepDone?(step: StepRecord): void;
+  keepFile?(file: KeptFile): Promise<void>;
+  /** Aborting stops the flow between steps with STOPPED. */
+  signal?: AbortSignal;
+}
+
+export type FlowStatus = 'SUCCESS' | 'ERROR' | 'STOPPED';
+
+export interface FlowResult {
+  status: FlowStatus;
+  steps: StepRecord[];
+  /** The value of every step that ran, by sequence. */
+  values: Record<number, StepValue>;
+  error?: AutomationError | undefined;
+}
+
+/** Bounds of a run; every field has a default (see DEFAULT_LIMITS). */
+export interface ActionLimits {
+  /** How long element actions wait for their element (ms). */
+  elementTimeoutMs: number;
+  /** NAVIGATE, GO_BACK, GO_FORWARD (ms). */
+  navigationTimeoutMs: number;
+  /** WAIT_UNTIL_* when the action has no options.timeoutMs (ms). */
+  waitUntilTimeoutMs: number;
+  /** CLICK_IF_* and IF_* when the action has no options.timeoutMs (ms). */
+  conditionalTimeoutMs: number;
+  /** SCRIPT (ms). */
+  scriptTimeoutMs: number;
+  /** GET_FILE and FILE table cells (bytes). */
+  fileMaxBytes: number;
+  /** Element screenshots larger than this are not kept (bytes). */
+  elementScreenshotMaxBytes: number;
+}
+
+export const DEFAULT_LIMITS: ActionLimits = {
+  elementTimeoutMs: 10_000,
+  navigationTimeoutMs: 30_000,
+  waitUntilTimeoutMs: 30_000,
+  conditionalTimeoutMs: 3_000,
+  scriptTimeoutMs: 10_000,
+  fileMaxBytes: 25 * 1024 * 1024,
+  elementScreenshotMaxBytes: 512 * 1024,
+};
