@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fromRoot } from './paths.js';
@@ -95,6 +95,31 @@ export async function startStack({ useBuild, env = {} }: StackOptions): Promise<
         return (await fetch(`${apiUrl}/api/health`)).ok ? true : undefined;
       },
       `API health (log: ${api.logFile})`,
+      60_000,
+    );
+
+    // The worker runs flows; test flows reach the fixture site on this machine.
+    const worker = startProcess(
+      'worker',
+      process.execPath,
+      useBuild
+        ? [fromRoot('apps/worker/dist/main.js')]
+        : ['--import', 'tsx', fromRoot('apps/worker/src/main.ts')],
+      {
+        ...apiEnv,
+        NAVIGATION_ALLOWED_HOSTS: '127.0.0.1,localhost',
+        // Readiness is read from the log; the file also keeps every step a run took.
+        LOG_LEVEL: 'info',
+      },
+    );
+    processes.push(worker);
+    await waitFor(
+      async () => {
+        if (worker.child.exitCode !== null)
+          throw new Error(`worker exited (${worker.child.exitCode}); see ${worker.logFile}`);
+        return readFileSync(worker.logFile, 'utf8').includes('worker ready') ? true : undefined;
+      },
+      `worker ready (log: ${worker.logFile})`,
       60_000,
     );
 

@@ -2,7 +2,7 @@ import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { createPrismaClient } from '@pagewright/db';
-import { MAINTENANCE_JOBS, PURGE_EXPIRED_SESSIONS_EVERY_MS, QUEUES } from '@pagewright/shared';
+import { MAINTENANCE_JOBS, PURGE_EXPIRED_SESSIONS_EVERY_MS, QUEUES, queuePrefix } from '@pagewright/shared';
 import { createBrowserPool } from './browser-pool.js';
 import { loadConfig } from './config.js';
 import { createLiveSessionRegistry } from './sessions/live-session-registry.js';
@@ -37,7 +37,8 @@ const db = createPrismaClient(config.DATABASE_URL);
 // BullMQ workers block on Redis: they need their own connection without a retry cap.
 const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
 
-const maintenanceQueue = new Queue(QUEUES.maintenance, { connection });
+const prefix = queuePrefix(config.REDIS_KEY_PREFIX);
+const maintenanceQueue = new Queue(QUEUES.maintenance, { connection, prefix });
 await maintenanceQueue.upsertJobScheduler(
   MAINTENANCE_JOBS.purgeExpiredSessions,
   { every: PURGE_EXPIRED_SESSIONS_EVERY_MS },
@@ -58,7 +59,7 @@ const maintenanceWorker = new Worker(
         throw new Error(`Unknown maintenance job: ${job.name}`);
     }
   },
-  { connection, concurrency: 1 },
+  { connection, prefix, concurrency: 1 },
 );
 maintenanceWorker.on('failed', (job, error) => log.error({ jobId: job?.id, err: error }, 'job failed'));
 log.info({ queues: [QUEUES.maintenance] }, 'worker ready');

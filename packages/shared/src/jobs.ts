@@ -20,3 +20,8 @@ export type PurgeExpiredSessionsPayload = z.infer<typeof purgeExpiredSessionsPay
 
 /** How often the worker purges expired sessions, tokens and never-confirmed sign-ups. */
 export const PURGE_EXPIRED_SESSIONS_EVERY_MS = 60 * 60 * 1000;
+
+/** BullMQ's key prefix for a deployment: queues of deployments sharing one Redis stay apart. */
+export function queuePrefix(redisKeyPrefix: string): string {
+  return `${redisKeyPrefix}bull`;
+}

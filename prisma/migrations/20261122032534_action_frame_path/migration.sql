@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "ExtractorAction" ADD COLUMN     "framePath" JSONB NOT NULL DEFAULT '[]';
