@@ -19,6 +19,9 @@ import { createSessionRepository } from './modules/auth/session.repository.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createLiveEventsHub } from './modules/live/live-events.hub.js';
 import { liveRoutes } from './modules/live/live.routes.js';
+import { createExtractorRepository } from './modules/extractor/extractor.repository.js';
+import { extractorRoutes } from './modules/extractor/extractor.routes.js';
+import { createExtractorService } from './modules/extractor/extractor.service.js';
 import { createMailer } from './modules/mail/mailer.js';
 import { createSettingsRepository } from './modules/settings/settings.repository.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
@@ -94,6 +97,9 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
       await api.register(userRoutes, { users: userService, auth });
       await api.register(settingsRoutes, { settings });
       await api.register(liveRoutes, { hub: liveEvents });
+      await api.register(extractorRoutes, {
+        extractors: createExtractorService(createExtractorRepository(app.db)),
+      });
     },
     { prefix: '/api' },
   );

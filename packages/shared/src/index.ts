@@ -11,3 +11,4 @@ export * from './jobs.js';
 export * from './service-config.js';
 export * from './contracts/automation.js';
 export * from './contracts/live-events.js';
+export * from './contracts/extractor.js';

@@ -74,6 +74,11 @@ export const MESSAGES = {
   'navigator.list.error.unique': 'This name already exists, please choose a different one.',
   'navigator.list.error.get': 'Error loading the navigators',
   'navigator.list.error.viewer.email': 'Viewer Email is required',
+  'extractor.delete.dataset': 'Could not delete this extractor, it is associated with a data set',
+  'extractor.delete.executing': 'This extractor is executing; wait until it finishes or stop it first.',
+  'extractor.pending.ask': 'a pending ask needs an answer',
+  'extractor.error.cleared': 'Error messages cleared',
+  'extractor.deleted': 'Extractor deleted',
 
   // Settings screen
   'settings.title': 'Settings',

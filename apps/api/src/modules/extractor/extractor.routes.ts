@@ -1,0 +1,94 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  MESSAGES,
+  extractorListItemSchema,
+  extractorTypeQuerySchema,
+  idParamSchema,
+  messageResponseSchema,
+  renameExtractorRequestSchema,
+  startExtractorRequestSchema,
+} from '@pagewright/shared';
+import { bearerSecurity, errorResponses } from '../../lib/error-responses.js';
+import type { ExtractorService } from './extractor.service.js';
+
+const errors = errorResponses(400, 401, 403, 404, 409);
+const extractorSchema = extractorListItemSchema.pick({
+  id: true,
+  name: true,
+  description: true,
+  extractorType: true,
+  viewerEmail: true,
+  status: true,
+});
+const toExtractor = (row: z.input<typeof extractorSchema>) => extractorSchema.parse(row);
+
+/** The /extractor calls shared by extractors, insertors and navigators (automation spec §7). */
+export const extractorRoutes: FastifyPluginAsyncZod<{ extractors: ExtractorService }> = async (
+  app,
+  { extractors },
+) => {
+  app.addHook('onRequest', app.authenticate);
+
+  app.get('/extractor', {
+    schema: {
+      tags: ['extractor'],
+      summary: "The caller's extractors of one type, with errors not yet shown",
+      security: bearerSecurity,
+      querystring: extractorTypeQuerySchema,
+      response: { 200: z.array(extractorListItemSchema), ...errors },
+    },
+    handler: (request) => extractors.list(request.user.id, request.query.extractorType),
+  });
+
+  app.post('/extractor/start', {
+    schema: {
+      tags: ['extractor'],
+      summary: 'Create an extractor, insertor or navigator (409 when the name is used)',
+      security: bearerSecurity,
+      body: startExtractorRequestSchema,
+      response: { 201: extractorSchema, ...errors },
+    },
+    handler: async (request, reply) =>
+      reply.status(201).send(toExtractor(await extractors.start(request.user.id, request.body))),
+  });
+
+  app.post('/extractor/rename', {
+    schema: {
+      tags: ['extractor'],
+      summary: 'Rename (name and description; the viewer e-mail stays)',
+      security: bearerSecurity,
+      body: renameExtractorRequestSchema,
+      response: { 200: extractorSchema, ...errors },
+    },
+    handler: async (request) => toExtractor(await extractors.rename(request.user.id, request.body)),
+  });
+
+  app.delete('/extractor/:id', {
+    schema: {
+      tags: ['extractor'],
+      summary: 'Delete (refused while executing or while a dataset uses it)',
+      security: bearerSecurity,
+      params: idParamSchema,
+      response: { 200: messageResponseSchema, ...errors },
+    },
+    handler: async (request) => {
+      await extractors.delete(request.user.id, request.params.id);
+      return { message: MESSAGES['extractor.deleted'] };
+    },
+  });
+
+  app.put('/extractor/clearShowErrorMessage/:id', {
+    schema: {
+      tags: ['extractor'],
+      summary: 'Mark the errors shown in the list as seen',
+      security: bearerSecurity,
+      params: idParamSchema,
+      response: { 200: messageResponseSchema, ...errors },
+    },
+    handler: async (request) => {
+      await extractors.clearShownErrors(request.user.id, request.params.id);
+      return { message: MESSAGES['extractor.error.cleared'] };
+    },
+  });
+};

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH, VIEWER_EMAIL_MAX_LENGTH } from '../constants.js';
+import { EXTRACTOR_TYPES, RUN_STATUSES } from '../enums.js';
+import { MESSAGES } from '../messages.js';
+import { VIEWER_EMAIL_PATTERN } from '../validation.js';
+
+/** Name and description rules shared by every named item (automation spec §5, §9). */
+export const itemNameSchema = z
+  .string({ error: MESSAGES['extractor.list.error.name'] })
+  .trim()
+  .min(1, MESSAGES['extractor.list.error.name'])
+  .max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`);
+export const itemDescriptionSchema = z
+  .string({ error: MESSAGES['extractor.list.error.description'] })
+  .trim()
+  .min(1, MESSAGES['extractor.list.error.description'])
+  .max(DESCRIPTION_MAX_LENGTH, `Description must be at most ${DESCRIPTION_MAX_LENGTH} characters`);
+
+export const extractorTypeQuerySchema = z.object({
+  extractorType: z.enum(EXTRACTOR_TYPES).default('EXTRACTOR'),
+});
+
+/** POST /extractor/start: a new extractor, insertor or navigator (navigators need a viewer e-mail). */
+export const startExtractorRequestSchema = z
+  .object({
+    name: itemNameSchema,
+    description: itemDescriptionSchema,
+    extractorType: z.enum(EXTRACTOR_TYPES).default('EXTRACTOR'),
+    viewerEmail: z
+      .string()
+      .trim()
+      .max(VIEWER_EMAIL_MAX_LENGTH, `Viewer Email must be at most ${VIEWER_EMAIL_MAX_LENGTH} characters`)
+      .optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.extractorType !== 'NAVIGATOR' && value.extractorType !== 'FENGINE_NAVIGATOR') return;
+    if (!value.viewerEmail) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['viewerEmail'],
+        message: MESSAGES['navigator.list.error.viewer.email'],
+      });
+    } else if (!VIEWER_EMAIL_PATTERN.test(value.viewerEmail)) {
+      ctx.addIssue({ code: 'custom', path: ['viewerEmail'], message: MESSAGES['signup.email.invalid'] });
+    }
+  });
+export type StartExtractorRequest = z.infer<typeof startExtractorRequestSchema>;
+
+/** POST /extractor/rename: the named-item payload; the viewer e-mail cannot be changed. */
+export const renameExtractorRequestSchema = z.object({
+  id: z.string().uuid(),
+  name: itemNameSchema,
+  description: itemDescriptionSchema,
+});
+export type RenameExtractorRequest = z.infer<typeof renameExtractorRequestSchema>;
+
+export const extractorListItemSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  extractorType: z.enum(EXTRACTOR_TYPES),
+  viewerEmail: z.string().nullable(),
+  status: z.enum(RUN_STATUSES).nullable(),
+  /** Errors not yet shown to the user, newest first; the list shows the first and clears them. */
+  errorMessages: z.array(z.object({ id: z.string(), errorMessage: z.string(), createdAt: z.string() })),
+  errorMessage: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type ExtractorListItem = z.infer<typeof extractorListItemSchema>;
