@@ -13,7 +13,48 @@ export interface TestStack {
   mailUrl: string;
   databaseUrl: string;
   databaseName: string;
+  /** The worker running now (a replacement once the first one died). */
+  readonly worker: RunningProcess;
+  /** Starts one more worker process on the same database and queues, stopped with the stack. */
+  startWorker(): Promise<RunningProcess>;
   stop(): Promise<void>;
+}
+
+/** Where a test reads which process the stack's first worker is (its log names its pid). */
+export const STACK_WORKER_LOG = 'worker';
+
+/**
+ * Starts a worker process (TypeScript source, or the build) with `env`, and waits until it is
+ * ready. Its log is .pagewright/test-logs/<name>.log.
+ */
+export async function startWorker(
+  name: string,
+  env: NodeJS.ProcessEnv,
+  useBuild = false,
+): Promise<RunningProcess> {
+  const worker = startProcess(
+    name,
+    process.execPath,
+    useBuild
+      ? [fromRoot('apps/worker/dist/main.js')]
+      : ['--import', 'tsx', fromRoot('apps/worker/src/main.ts')],
+    env,
+  );
+  try {
+    await waitFor(
+      async () => {
+        if (worker.child.exitCode !== null)
+          throw new Error(`worker exited (${worker.child.exitCode}); see ${worker.logFile}`);
+        return readFileSync(worker.logFile, 'utf8').includes('worker ready') ? true : undefined;
+      },
+      `worker ready (log: ${worker.logFile})`,
+      60_000,
+    );
+  } catch (error) {
+    await worker.stop();
+    throw error;
+  }
+  return worker;
 }
 
 export interface StackOptions {
@@ -30,8 +71,10 @@ export async function startStack({ useBuild, env = {} }: StackOptions): Promise<
   const database = await createTestDatabase();
   const [apiPort, smtpPort, mailWebPort] = await Promise.all([freePort(), freePort(), freePort()]);
   const processes: RunningProcess[] = [];
+  let isStopping = false;
 
   const stop = async () => {
+    isStopping = true;
     await Promise.all(processes.map((p) => p.stop()));
     if (!process.env.PW_TEST_KEEP_DATABASE) await dropTestDatabase(database.name);
   };
@@ -99,31 +142,55 @@ export async function startStack({ useBuild, env = {} }: StackOptions): Promise<
     );
 
     // The worker runs flows; test flows reach the fixture site on this machine.
-    const worker = startProcess(
-      'worker',
-      process.execPath,
-      useBuild
-        ? [fromRoot('apps/worker/dist/main.js')]
-        : ['--import', 'tsx', fromRoot('apps/worker/src/main.ts')],
-      {
-        ...apiEnv,
-        NAVIGATION_ALLOWED_HOSTS: '127.0.0.1,localhost',
-        // Readiness is read from the log; the file also keeps every step a run took.
-        LOG_LEVEL: 'info',
-      },
-    );
-    processes.push(worker);
-    await waitFor(
-      async () => {
-        if (worker.child.exitCode !== null)
-          throw new Error(`worker exited (${worker.child.exitCode}); see ${worker.logFile}`);
-        return readFileSync(worker.logFile, 'utf8').includes('worker ready') ? true : undefined;
-      },
-      `worker ready (log: ${worker.logFile})`,
-      60_000,
-    );
+    const workerEnv: NodeJS.ProcessEnv = {
+      ...apiEnv,
+      NAVIGATION_ALLOWED_HOSTS: '127.0.0.1,localhost',
+      // Readiness is read from the log; the file also keeps every step a run took.
+      LOG_LEVEL: 'info',
+    };
+    let workerCount = 0;
+    const addWorker = async () => {
+      workerCount += 1;
+      const started = await startWorker(
+        workerCount === 1 ? STACK_WORKER_LOG : `${STACK_WORKER_LOG}-${workerCount}`,
+        workerEnv,
+        useBuild,
+      );
+      processes.push(started);
+      return started;
+    };
+    let worker = await addWorker();
+    // A test may kill the worker (a worker dying mid-run); another one takes over, as a process
+    // supervisor would restart it, so later test files still have a worker.
+    const replaceWhenKilled = (running: RunningProcess) => {
+      running.child.once('exit', () => {
+        if (isStopping) return;
+        addWorker()
+          .then((replacement) => {
+            worker = replacement;
+            replaceWhenKilled(replacement);
+          })
+          // A replacement that cannot start shows as runs that never end; its log says why.
+          .catch(() => undefined);
+      });
+    };
+    replaceWhenKilled(worker);
+    // Test files seal action secrets (TYPE_PASSWORD) the way the API does; forked test workers
+    // inherit this process's environment.
+    process.env.PW_TEST_ENCRYPTION_KEY = apiEnv.ENCRYPTION_KEY;
 
-    return { apiUrl, redisKeyPrefix, mailUrl, databaseUrl: database.url, databaseName: database.name, stop };
+    return {
+      apiUrl,
+      redisKeyPrefix,
+      mailUrl,
+      databaseUrl: database.url,
+      databaseName: database.name,
+      get worker() {
+        return worker;
+      },
+      startWorker: addWorker,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -9,6 +9,7 @@ import type { ApiConfig } from './config.js';
 import { AppError } from './lib/app-error.js';
 import { authPlugin } from './plugins/auth.js';
 import { databasePlugin } from './plugins/database.js';
+import { queuesPlugin } from './plugins/queues.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { spaPlugin } from './plugins/spa.js';
 import { swaggerPlugin } from './plugins/swagger.js';
@@ -23,6 +24,9 @@ import { createExtractorRepository } from './modules/extractor/extractor.reposit
 import { extractorRoutes } from './modules/extractor/extractor.routes.js';
 import { createExtractorService } from './modules/extractor/extractor.service.js';
 import { createMailer } from './modules/mail/mailer.js';
+import { createRunRepository } from './modules/runs/runs.repository.js';
+import { runRoutes } from './modules/runs/runs.routes.js';
+import { createRunService } from './modules/runs/runs.service.js';
 import { createSettingsRepository } from './modules/settings/settings.repository.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { createSettingsService } from './modules/settings/settings.service.js';
@@ -60,6 +64,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
 
   await app.register(errorsPlugin);
   await app.register(databasePlugin);
+  await app.register(queuesPlugin);
   await app.register(rateLimit, {
     global: false,
     redis: app.redis,
@@ -97,6 +102,9 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
       await api.register(userRoutes, { users: userService, auth });
       await api.register(settingsRoutes, { settings });
       await api.register(liveRoutes, { hub: liveEvents });
+      await api.register(runRoutes, {
+        runs: createRunService({ runs: createRunRepository(app.db), queue: app.queues.runs, log: app.log }),
+      });
       await api.register(extractorRoutes, {
         extractors: createExtractorService(createExtractorRepository(app.db)),
       });

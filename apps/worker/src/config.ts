@@ -17,6 +17,16 @@ const configSchema = z.object({
         .map((h) => h.trim())
         .filter(Boolean),
     ),
+  /** Flow runs one worker process executes at once (each in its own browser context). */
+  WORKER_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  /**
+   * Opens secrets stored with actions (TYPE_PASSWORD); the API's key. Optional so a worker without
+   * it still starts: flows that need a secret then fail with a message saying why.
+   */
+  ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'ENCRYPTION_KEY must be 64 hex characters (32 bytes)')
+    .optional(),
   LIVE_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(15),
   SESSION_RETENTION_DAYS: z.coerce.number().int().min(0).default(7),
   UNCONFIRMED_SIGNUP_RETENTION_DAYS: z.coerce.number().int().min(1).default(7),

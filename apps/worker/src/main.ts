@@ -1,22 +1,35 @@
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { createPrismaClient } from '@pagewright/db';
-import { MAINTENANCE_JOBS, PURGE_EXPIRED_SESSIONS_EVERY_MS, QUEUES, queuePrefix } from '@pagewright/shared';
+import { createPrismaClient, createSecretBox } from '@pagewright/db';
+import {
+  MAINTENANCE_JOBS,
+  PURGE_EXPIRED_SESSIONS_EVERY_MS,
+  QUEUES,
+  RUN_JOBS,
+  RUN_MESSAGES,
+  queuePrefix,
+} from '@pagewright/shared';
 import { createBrowserPool } from './browser-pool.js';
 import { loadConfig } from './config.js';
+import { createRunStore } from './flows/run-store.js';
+import { failStoppedRun, sweepStoppedRuns, type StalledRunsDeps } from './flows/stalled-runs.js';
 import { createLiveSessionRegistry } from './sessions/live-session-registry.js';
 import { purgeExpiredSessions } from './processors/purge-expired-sessions.processor.js';
+import { createRunFlowProcessor } from './processors/run-flow.processor.js';
 
 const config = loadConfig();
-const log = pino({ level: config.LOG_LEVEL, base: { service: 'worker' } });
+/** How often every worker looks for runs whose worker died (a run ends within about a minute). */
+const STALLED_RUN_SWEEP_EVERY_MS = 30_000;
+const log = pino({ level: config.LOG_LEVEL, base: { service: 'worker', pid: process.pid } });
 
+const navigationPolicy = {
+  allowPrivateNetworks: config.NAVIGATION_ALLOW_PRIVATE_NETWORKS,
+  allowedHosts: config.NAVIGATION_ALLOWED_HOSTS,
+};
 const browserPool = createBrowserPool({
   chromiumPath: config.CHROMIUM_PATH,
-  navigationPolicy: {
-    allowPrivateNetworks: config.NAVIGATION_ALLOW_PRIVATE_NETWORKS,
-    allowedHosts: config.NAVIGATION_ALLOWED_HOSTS,
-  },
+  navigationPolicy,
   viewport: { width: 1280, height: 800 },
   onNavigationRefused: (error) => log.warn({ url: error.url, reason: error.reason }, 'navigation refused'),
 });
@@ -62,14 +75,77 @@ const maintenanceWorker = new Worker(
   { connection, prefix, concurrency: 1 },
 );
 maintenanceWorker.on('failed', (job, error) => log.error({ jobId: job?.id, err: error }, 'job failed'));
-log.info({ queues: [QUEUES.maintenance] }, 'worker ready');
+
+const runStore = createRunStore(db);
+const runsQueue = new Queue(QUEUES.runs, { connection, prefix });
+const stalledRuns: StalledRunsDeps = {
+  store: runStore,
+  queue: runsQueue,
+  redis: connection,
+  keyPrefix: config.REDIS_KEY_PREFIX,
+  log,
+};
+const processRunFlow = createRunFlowProcessor({
+  store: runStore,
+  pool: browserPool,
+  navigationPolicy,
+  secrets: config.ENCRYPTION_KEY ? createSecretBox(config.ENCRYPTION_KEY) : undefined,
+  redis: connection,
+  keyPrefix: config.REDIS_KEY_PREFIX,
+  log,
+});
+const runsWorker = new Worker(
+  QUEUES.runs,
+  async (job) => {
+    if (job.name !== RUN_JOBS.runFlow) throw new Error(`Unknown run job: ${job.name}`);
+    return processRunFlow(job);
+  },
+  {
+    connection,
+    prefix,
+    concurrency: config.WORKER_RUN_CONCURRENCY,
+    // A worker that dies mid-run stops renewing its 30 s lock; the stalled check (every 15 s, on
+    // any live worker) then fails the job instead of running the flow again (maxStalledCount 0).
+    lockDuration: 30_000,
+    stalledInterval: 15_000,
+    maxStalledCount: 0,
+  },
+);
+// Emitted here both for a processor that threw and for a job this worker's stalled check failed
+// (its worker died): in both cases the run must not stay EXECUTING.
+runsWorker.on('failed', (job, error) => {
+  log.error({ jobId: job?.id, err: error }, 'run job failed');
+  if (job)
+    void failStoppedRun(stalledRuns, job.id ?? '').catch((e: unknown) =>
+      log.error({ err: e }, 'could not end a failed run'),
+    );
+});
+const sweep = () =>
+  sweepStoppedRuns(stalledRuns)
+    .then((ended) => {
+      if (ended > 0)
+        log.warn({ ended, message: RUN_MESSAGES.workerStopped }, 'ended runs of stopped workers');
+    })
+    .catch((error: unknown) => log.error({ err: error }, 'stalled-run sweep failed'));
+await sweep();
+const stalledRunSweep = setInterval(() => void sweep(), STALLED_RUN_SWEEP_EVERY_MS);
+
+log.info(
+  { queues: [QUEUES.maintenance, QUEUES.runs], runConcurrency: config.WORKER_RUN_CONCURRENCY },
+  'worker ready',
+);
 
 async function shutdown(signal: string): Promise<void> {
   log.info({ signal }, 'shutting down');
   clearInterval(idleSweep);
+  clearInterval(stalledRunSweep);
+  // Runs in flight are not waited for (a WAIT can last a minute): their locks lapse and the
+  // stalled-run handling of a live worker, or of this one when it restarts, ends them ERROR.
+  await runsWorker.close(true);
   await browserPool.close();
   await maintenanceWorker.close();
   await maintenanceQueue.close();
+  await runsQueue.close();
   connection.disconnect();
   await db.$disconnect();
   process.exit(0);

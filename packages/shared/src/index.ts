@@ -12,3 +12,4 @@ export * from './service-config.js';
 export * from './contracts/automation.js';
 export * from './contracts/live-events.js';
 export * from './contracts/extractor.js';
+export * from './contracts/runs.js';

@@ -6,6 +6,7 @@ import { z } from 'zod';
  */
 export const QUEUES = {
   maintenance: 'pagewright-maintenance',
+  runs: 'pagewright-runs',
 } as const;
 
 export const MAINTENANCE_JOBS = {
@@ -25,3 +26,11 @@ export const PURGE_EXPIRED_SESSIONS_EVERY_MS = 60 * 60 * 1000;
 export function queuePrefix(redisKeyPrefix: string): string {
   return `${redisKeyPrefix}bull`;
 }
+
+/** Jobs of QUEUES.runs: one recorded flow run in a fresh browser context (job id = run id). */
+export const RUN_JOBS = {
+  runFlow: 'run-flow',
+} as const;
+
+export const runFlowPayloadSchema = z.object({ runId: z.string().uuid() });
+export type RunFlowPayload = z.infer<typeof runFlowPayloadSchema>;

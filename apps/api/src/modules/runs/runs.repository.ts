@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { PrismaClient } from '@pagewright/db';
+
+/** Runs, their steps and stored files; every read is scoped to the owner. */
+export function createRunRepository(db: PrismaClient) {
+  return {
+    findOwnedExtractor(userId: string, id: string) {
+      return db.extractor.findFirst({ where: { id, userId }, select: { id: true } });
+    },
+    hasPendingAsk(userId: string, extractorId: string) {
+      return db.pendingAsk
+        .count({ where: { userId, status: 'PENDING', run: { extractorId } } })
+        .then((count) => count > 0);
+    },
+    /**
+     * Marks the extractor EXECUTING and creates its run in one transaction; undefined when a run is
+     * already executing. The conditional update holds the row lock, so two Execute clicks at once
+     * cannot both start a run.
+     */
+    startManualRun(userId: string, extractorId: string) {
+      return db.$transaction(async (tx) => {
+        const executing = await tx.run.count({ where: { extractorId, status: 'EXECUTING' } });
+        if (executing > 0) return undefined;
+        const claimed = await tx.extractor.updateMany({
+          where: { id: extractorId, userId, OR: [{ status: null }, { status: { not: 'EXECUTING' } }] },
+          data: { status: 'EXECUTING' },
+        });
+        if (claimed.count === 0) return undefined;
+        // The run id is also its job id, known before the job exists: a run row always names its
+        // job, so the worker's stalled-run sweep can tell a lost job from one not yet queued.
+        const id = randomUUID();
+        return tx.run.create({
+          data: { id, jobId: id, extractorId, userId, status: 'EXECUTING', trigger: 'MANUAL' },
+        });
+      });
+    },
+    /** A run that could not be queued ends at once, so the extractor is not left EXECUTING. */
+    failToQueue(runId: string, extractorId: string, message: string) {
+      const finishedAt = new Date();
+      return db.$transaction([
+        db.run.update({ where: { id: runId }, data: { status: 'ERROR', finishedAt, errorMessage: message } }),
+        db.extractor.update({ where: { id: extractorId }, data: { status: 'ERROR', lastRunAt: finishedAt } }),
+      ]);
+    },
+    findOwnedRun(userId: string, runId: string) {
+      return db.run.findFirst({
+        where: { id: runId, userId },
+        include: {
+          steps: {
+            orderBy: [{ sequence: 'asc' }, { timestamp: 'asc' }],
+            include: { file: { select: { name: true } } },
+          },
+        },
+      });
+    },
+    /** The latest step of that sequence in the caller's run, with the ids of its files. */
+    findOwnedStep(userId: string, runId: string, sequence: number) {
+      return db.runStep.findFirst({
+        where: { runId, sequence, run: { userId } },
+        orderBy: { timestamp: 'desc' },
+        select: { pageScreenshotFileId: true, elementScreenshotFileId: true, fileId: true },
+      });
+    },
+    findOwnedFile(userId: string, fileId: string) {
+      return db.storedFile.findFirst({
+        where: { id: fileId, userId },
+        select: { name: true, mimeType: true, content: true },
+      });
+    },
+  };
+}
+export type RunRepository = ReturnType<typeof createRunRepository>;

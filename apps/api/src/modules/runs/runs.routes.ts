@@ -1,0 +1,88 @@
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  executeExtractorResponseSchema,
+  idParamSchema,
+  runDetailSchema,
+  runIdParamSchema,
+  runStepParamSchema,
+  runStepScreenshotQuerySchema,
+} from '@pagewright/shared';
+import { bearerSecurity, errorResponses } from '../../lib/error-responses.js';
+import type { RunService, StoredFileContent } from './runs.service.js';
+
+const errors = errorResponses(400, 401, 403, 404, 409, 503);
+
+/** RFC 6266 / 5987: an ASCII fallback name plus the exact UTF-8 name. */
+function contentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+function sendFile(reply: FastifyReply, file: StoredFileContent, asAttachment: boolean) {
+  reply.header('content-type', file.mimeType).header('cache-control', 'private, no-store');
+  if (asAttachment) reply.header('content-disposition', contentDisposition(file.name));
+  return reply.send(file.content);
+}
+
+/** Execute and run inspection (automation spec §7 GET /extractor/execute/:id). */
+export const runRoutes: FastifyPluginAsyncZod<{ runs: RunService }> = async (app, { runs }) => {
+  app.addHook('onRequest', app.authenticate);
+
+  app.get('/extractor/execute/:id', {
+    schema: {
+      tags: ['runs'],
+      summary: 'Run an extractor now (409 while it runs or while one of its asks waits for an answer)',
+      security: bearerSecurity,
+      params: idParamSchema,
+      response: { 200: executeExtractorResponseSchema, ...errors },
+    },
+    handler: (request) => runs.execute(request.user.id, request.params.id),
+  });
+
+  app.get('/extractor/run/:runId', {
+    schema: {
+      tags: ['runs'],
+      summary: 'A run and its steps in sequence order',
+      security: bearerSecurity,
+      params: runIdParamSchema,
+      response: { 200: runDetailSchema, ...errors },
+    },
+    handler: (request) => runs.get(request.user.id, request.params.runId),
+  });
+
+  app.get('/extractor/run/:runId/step/:sequence/screenshot', {
+    schema: {
+      tags: ['runs'],
+      summary: 'The page (viewport) or element JPEG a step kept',
+      security: bearerSecurity,
+      params: runStepParamSchema,
+      querystring: runStepScreenshotQuerySchema,
+      produces: ['image/jpeg'],
+      response: errors,
+    },
+    handler: async (request, reply) => {
+      const { runId, sequence } = request.params;
+      return sendFile(
+        reply,
+        await runs.screenshot(request.user.id, runId, sequence, request.query.kind),
+        false,
+      );
+    },
+  });
+
+  app.get('/extractor/run/:runId/step/:sequence/file', {
+    schema: {
+      tags: ['runs'],
+      summary: 'The file a step kept (GET_FILE, GET_IMAGE), with its name and type',
+      security: bearerSecurity,
+      params: runStepParamSchema,
+      produces: ['application/octet-stream'],
+      response: errors,
+    },
+    handler: async (request, reply) => {
+      const { runId, sequence } = request.params;
+      return sendFile(reply, await runs.file(request.user.id, runId, sequence), true);
+    },
+  });
+};

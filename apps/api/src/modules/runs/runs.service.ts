@@ -1,0 +1,104 @@
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  MESSAGES,
+  RUN_JOBS,
+  RUN_MESSAGES,
+  stepValueSchema,
+  type ExecuteExtractorResponse,
+  type RunDetail,
+  type RunStepScreenshotKind,
+} from '@pagewright/shared';
+import { AppError } from '../../lib/app-error.js';
+import type { RunsQueue } from '../../plugins/queues.js';
+import type { RunRepository } from './runs.repository.js';
+
+export interface StoredFileContent {
+  name: string;
+  mimeType: string;
+  content: Buffer;
+}
+
+/** Execute (automation spec §7) and reading a run step by step; always scoped to the caller. */
+export function createRunService(deps: { runs: RunRepository; queue: RunsQueue; log: FastifyBaseLogger }) {
+  const { runs, queue, log } = deps;
+
+  async function ownedFile(userId: string, fileId: string | null): Promise<StoredFileContent> {
+    const file = fileId ? await runs.findOwnedFile(userId, fileId) : null;
+    if (!file?.content) throw AppError.notFound();
+    return { name: file.name, mimeType: file.mimeType, content: Buffer.from(file.content) };
+  }
+
+  return {
+    async execute(userId: string, extractorId: string): Promise<ExecuteExtractorResponse> {
+      if (!(await runs.findOwnedExtractor(userId, extractorId))) throw AppError.notFound();
+      if (await runs.hasPendingAsk(userId, extractorId)) {
+        throw new AppError('CONFLICT', MESSAGES['extractor.pending.ask']);
+      }
+      const run = await runs.startManualRun(userId, extractorId);
+      if (!run) throw new AppError('CONFLICT', RUN_MESSAGES.alreadyExecuting);
+      try {
+        // Job id = run id: a run is queued at most once. One attempt: a flow that typed into a
+        // site is not replayed behind the operator's back.
+        await queue.add(
+          RUN_JOBS.runFlow,
+          { runId: run.id },
+          { jobId: run.id, attempts: 1, removeOnComplete: { count: 1000 }, removeOnFail: { count: 1000 } },
+        );
+      } catch (error) {
+        log.error({ err: error, runId: run.id }, 'could not queue a run');
+        await runs.failToQueue(run.id, extractorId, RUN_MESSAGES.queueUnavailable);
+        throw new AppError('SERVICE_UNAVAILABLE', RUN_MESSAGES.queueUnavailable);
+      }
+      return { runId: run.id, status: 'EXECUTING' };
+    },
+
+    async get(userId: string, runId: string): Promise<RunDetail> {
+      const run = await runs.findOwnedRun(userId, runId);
+      if (!run) throw AppError.notFound();
+      return {
+        id: run.id,
+        extractorId: run.extractorId,
+        status: run.status,
+        trigger: run.trigger,
+        startedAt: run.startedAt.toISOString(),
+        finishedAt: run.finishedAt?.toISOString() ?? null,
+        errorCode: run.errorCode,
+        errorMessage: run.errorMessage,
+        errorSequence: run.errorSequence,
+        steps: run.steps.map((step) => {
+          const value = stepValueSchema.safeParse(step.value);
+          return {
+            sequence: step.sequence,
+            actionType: step.actionType,
+            label: step.label,
+            pageUrl: step.pageUrl,
+            timestamp: step.timestamp.toISOString(),
+            value: value.success ? value.data : null,
+            errorMessage: step.errorMessage,
+            hasPageScreenshot: step.pageScreenshotFileId !== null,
+            hasElementScreenshot: step.elementScreenshotFileId !== null,
+            fileName: step.file?.name ?? null,
+          };
+        }),
+      };
+    },
+
+    async screenshot(
+      userId: string,
+      runId: string,
+      sequence: number,
+      kind: RunStepScreenshotKind,
+    ): Promise<StoredFileContent> {
+      const step = await runs.findOwnedStep(userId, runId, sequence);
+      if (!step) throw AppError.notFound();
+      return ownedFile(userId, kind === 'page' ? step.pageScreenshotFileId : step.elementScreenshotFileId);
+    },
+
+    async file(userId: string, runId: string, sequence: number): Promise<StoredFileContent> {
+      const step = await runs.findOwnedStep(userId, runId, sequence);
+      if (!step) throw AppError.notFound();
+      return ownedFile(userId, step.fileId);
+    },
+  };
+}
+export type RunService = ReturnType<typeof createRunService>;

@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import type { Prisma, PrismaClient, RunStatus } from '@pagewright/db';
+import { flowActionInclude } from './load-flow.js';
+
+export interface FileToStore {
+  name: string;
+  mimeType: string;
+  content: Buffer;
+}
+
+export interface StepToStore {
+  sequence: number;
+  actionId: string | null;
+  actionType: Prisma.RunStepUncheckedCreateInput['actionType'];
+  label: string | null;
+  pageUrl: string;
+  timestamp: Date;
+  value: Prisma.InputJsonValue;
+  errorMessage: string | null;
+  pageScreenshot?: FileToStore | undefined;
+  elementScreenshot?: FileToStore | undefined;
+  file?: FileToStore | undefined;
+}
+
+export interface RunEnd {
+  status: Exclude<RunStatus, 'EXECUTING'>;
+  errorCode?: number | undefined;
+  errorMessage?: string | undefined;
+  errorSequence?: number | undefined;
+}
+
+/** The worker's reads and writes of runs, their steps and files (the worker's repository). */
+export function createRunStore(db: PrismaClient) {
+  return {
+    /** The run with its extractor's actions in sequence order; null when it no longer exists. */
+    loadRun(runId: string) {
+      return db.run.findUnique({
+        where: { id: runId },
+        include: {
+          extractor: {
+            select: {
+              id: true,
+              actions: { orderBy: { sequence: 'asc' }, include: flowActionInclude },
+            },
+          },
+        },
+      });
+    },
+
+    /** One step with its screenshots and file, in one transaction. */
+    async saveStep(runId: string, userId: string, step: StepToStore): Promise<void> {
+      await db.$transaction(async (tx) => {
+        const store = async (file: FileToStore | undefined) => {
+          if (!file) return null;
+          const stored = await tx.storedFile.create({
+            data: {
+              userId,
+              name: file.name.slice(0, 255),
+              mimeType: file.mimeType.slice(0, 255),
+              size: file.content.length,
+              content: new Uint8Array(file.content),
+              sha256: createHash('sha256').update(file.content).digest('hex'),
+            },
+            select: { id: true },
+          });
+          return stored.id;
+        };
+        await tx.runStep.create({
+          data: {
+            runId,
+            sequence: step.sequence,
+            actionId: step.actionId,
+            actionType: step.actionType,
+            label: step.label,
+            pageUrl: step.pageUrl,
+            timestamp: step.timestamp,
+            value: step.value,
+            errorMessage: step.errorMessage,
+            pageScreenshotFileId: await store(step.pageScreenshot),
+            elementScreenshotFileId: await store(step.elementScreenshot),
+            fileId: await store(step.file),
+          },
+        });
+      });
+    },
+
+    /**
+     * Ends a run still EXECUTING: run fields, the extractor's list status and last run, and the
+     * error message the dashboard shows once. False when the run had already ended (another worker
+     * or the stalled-run sweep got there first).
+     */
+    async finishRun(runId: string, end: RunEnd): Promise<boolean> {
+      return db.$transaction(async (tx) => {
+        const finishedAt = new Date();
+        const updated = await tx.run.updateMany({
+          where: { id: runId, status: 'EXECUTING' },
+          data: {
+            status: end.status,
+            finishedAt,
+            errorCode: end.errorCode ?? null,
+            errorMessage: end.errorMessage ?? null,
+            errorSequence: end.errorSequence ?? null,
+          },
+        });
+        if (updated.count === 0) return false;
+        const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { extractorId: true } });
+        await tx.extractor.update({
+          where: { id: run.extractorId },
+          data: { status: end.status, lastRunAt: finishedAt },
+        });
+        if (end.status === 'ERROR' && end.errorMessage) {
+          await tx.extractorErrorMessage.create({
+            data: {
+              extractorId: run.extractorId,
+              runId,
+              message: end.errorMessage,
+              errorCode: end.errorCode ?? null,
+              actionSequence: end.errorSequence ?? null,
+            },
+          });
+        }
+        return true;
+      });
+    },
+
+    /**
+     * Runs of the runs queue (those with a job id) still EXECUTING that started before
+     * `startedBefore`: the candidates of the stalled-run sweep.
+     */
+    executingQueuedRuns(startedBefore: Date) {
+      return db.run.findMany({
+        where: { status: 'EXECUTING', jobId: { not: null }, startedAt: { lt: startedBefore } },
+        select: { id: true, jobId: true, userId: true, extractorId: true },
+      });
+    },
+
+    findRunOwner(runId: string) {
+      return db.run.findUnique({ where: { id: runId }, select: { userId: true, extractorId: true } });
+    },
+  };
+}
+export type RunStore = ReturnType<typeof createRunStore>;

@@ -1,0 +1,177 @@
+import type { Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import {
+  AUTOMATION_CODES,
+  AutomationError,
+  classifyError,
+  runFlow,
+  type AskRequest,
+  type FlowResult,
+  type KeptFile,
+  type NavigationPolicy,
+  type StepRecord,
+} from '@pagewright/automation';
+import type { Prisma, SecretBox } from '@pagewright/db';
+import { RUN_MESSAGES, runFlowPayloadSchema, type FlowAction } from '@pagewright/shared';
+import type { BrowserPool } from '../browser-pool.js';
+import { toFlowAction, type StoredAction } from '../flows/load-flow.js';
+import { publishLiveEvent } from '../flows/run-events.js';
+import type { RunEnd, RunStore } from '../flows/run-store.js';
+
+export interface RunFlowProcessorDeps {
+  store: RunStore;
+  pool: BrowserPool;
+  navigationPolicy: NavigationPolicy;
+  /** Opens TYPE_PASSWORD secrets; undefined when the worker has no ENCRYPTION_KEY. */
+  secrets: SecretBox | undefined;
+  redis: Redis;
+  keyPrefix: string;
+  log: Logger;
+}
+
+/**
+ * Asks during a run. Until the ask dialog is wired (docs/automation-runtime.md "Ask steps"), an
+ * ask fails the run with 100013 and says so, instead of waiting for an answer nobody can give.
+ */
+function askDuringRun(request: AskRequest): Promise<string> {
+  return Promise.reject(
+    new AutomationError(AUTOMATION_CODES.UNKNOWN_ERROR, RUN_MESSAGES.askNotAvailable, request.sequence),
+  );
+}
+
+const JPEG = 'image/jpeg';
+
+function toStoredValue(step: StepRecord): Prisma.InputJsonValue {
+  return step.value as Prisma.InputJsonValue;
+}
+
+function endOf(result: FlowResult): RunEnd {
+  if (result.status !== 'ERROR') return { status: result.status };
+  return {
+    status: 'ERROR',
+    errorCode: result.error?.code ?? AUTOMATION_CODES.UNKNOWN_ERROR,
+    errorMessage: result.error?.originalMessage ?? 'The flow failed',
+    errorSequence: result.error?.sequence,
+  };
+}
+
+/**
+ * Runs one queued run (QUEUES.runs): the extractor's actions in a fresh browser context with the
+ * worker's navigation policy, every step stored as it finishes (screenshots and kept files as
+ * StoredFile rows), then the run, the extractor's status and a run-status event.
+ */
+export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
+  const { store, log } = deps;
+
+  return async function processRunFlow(job: Job): Promise<{ status: string }> {
+    const { runId } = runFlowPayloadSchema.parse(job.data);
+    const jobLog = log.child({ jobId: job.id, runId });
+    const run = await store.loadRun(runId);
+    if (!run || run.status !== 'EXECUTING') {
+      jobLog.warn({ status: run?.status }, 'run is gone or already ended; nothing to do');
+      return { status: run?.status ?? 'MISSING' };
+    }
+    const rowsBySequence = new Map<number, StoredAction>(
+      run.extractor.actions.map((row) => [row.sequence, row]),
+    );
+    const keptFiles = new Map<number, KeptFile>();
+    let currentSequence: number | undefined;
+    let storing: Promise<void> = Promise.resolve();
+    let storeFailure: unknown;
+
+    const storeStep = async (step: StepRecord) => {
+      const row = rowsBySequence.get(step.sequence);
+      const file = keptFiles.get(step.sequence);
+      await store.saveStep(runId, run.userId, {
+        sequence: step.sequence,
+        actionId: row?.id ?? null,
+        actionType: step.type,
+        label: row?.label ?? null,
+        pageUrl: step.pageUrl,
+        timestamp: new Date(step.timestamp),
+        value: toStoredValue(step),
+        errorMessage: step.error?.originalMessage ?? null,
+        pageScreenshot: step.pageScreenshot && {
+          name: `run-${runId}-step-${step.sequence}-page.jpg`,
+          mimeType: JPEG,
+          content: step.pageScreenshot,
+        },
+        elementScreenshot: step.elementScreenshot && {
+          name: `run-${runId}-step-${step.sequence}-element.jpg`,
+          mimeType: JPEG,
+          content: step.elementScreenshot,
+        },
+        file: file && { name: file.fileName, mimeType: file.mimeType, content: file.content },
+      });
+    };
+
+    let end: RunEnd;
+    try {
+      const actions: FlowAction[] = run.extractor.actions.map((row) =>
+        toFlowAction(row, run.userId, deps.secrets),
+      );
+      const context = await deps.pool.newContext();
+      try {
+        const page = await context.newPage();
+        jobLog.info({ actions: actions.length }, 'run started');
+        const result = await runFlow(
+          page,
+          actions,
+          {
+            ask: askDuringRun,
+            onStepStart: (action) => {
+              currentSequence = action.sequence;
+            },
+            keepFile: (file) => {
+              // One file per step is linked to it (GET_FILE, GET_IMAGE); a table's FILE cells
+              // after the first are not kept.
+              if (currentSequence !== undefined && !keptFiles.has(currentSequence))
+                keptFiles.set(currentSequence, file);
+              return Promise.resolve();
+            },
+            onStepDone: (step) => {
+              jobLog.info(
+                { sequence: step.sequence, type: step.type, status: step.status, ms: step.durationMs },
+                'step',
+              );
+              storing = storing
+                .then(() => storeStep(step))
+                .catch((error: unknown) => {
+                  storeFailure ??= error;
+                });
+            },
+          },
+          { navigationPolicy: deps.navigationPolicy },
+        );
+        await storing;
+        if (storeFailure) throw storeFailure;
+        end = endOf(result);
+      } finally {
+        await context.close().catch(() => undefined);
+      }
+    } catch (error) {
+      await storing;
+      const classified = classifyError(error, currentSequence);
+      jobLog.error({ err: error }, 'run failed outside its steps');
+      end = {
+        status: 'ERROR',
+        errorCode: classified.code,
+        errorMessage: classified.originalMessage,
+        errorSequence: classified.sequence,
+      };
+    }
+
+    if (await store.finishRun(runId, end)) {
+      await publishLiveEvent(deps.redis, deps.keyPrefix, run.userId, {
+        type: 'run-status',
+        extractorId: run.extractorId,
+        runId,
+        status: end.status,
+        ...(end.errorMessage ? { errorMessage: end.errorMessage } : {}),
+      });
+    }
+    jobLog.info({ status: end.status, errorCode: end.errorCode }, 'run finished');
+    return { status: end.status };
+  };
+}

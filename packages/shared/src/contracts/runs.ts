@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { ACTION_TYPES, RUN_STATUSES, RUN_TRIGGERS } from '../enums.js';
+import { stepValueSchema } from './automation.js';
+
+/**
+ * Runs of recorded flows (automation spec §4 list statuses, §7 GET /extractor/execute/:id): what
+ * Execute answers and how a run is inspected step by step.
+ */
+
+/** Texts of the run life cycle that the spec leaves to the product. */
+export const RUN_MESSAGES = {
+  alreadyExecuting: 'This extractor is already executing',
+  workerStopped: 'The worker running this flow stopped before it finished.',
+  queueUnavailable: 'Runs cannot be started right now; try again in a moment.',
+  askNotAvailable: 'This flow asks for input; answering asks during a run arrives with the ask dialog.',
+} as const;
+
+export const runIdParamSchema = z.object({ runId: z.string().uuid() });
+
+export const runStepParamSchema = z.object({
+  runId: z.string().uuid(),
+  sequence: z.coerce.number().int().min(0),
+});
+
+export const runStepScreenshotQuerySchema = z.object({
+  kind: z.enum(['page', 'element']).default('page'),
+});
+export type RunStepScreenshotKind = z.infer<typeof runStepScreenshotQuerySchema>['kind'];
+
+/** GET /extractor/execute/:id */
+export const executeExtractorResponseSchema = z.object({
+  runId: z.string().uuid(),
+  status: z.literal('EXECUTING'),
+});
+export type ExecuteExtractorResponse = z.infer<typeof executeExtractorResponseSchema>;
+
+export const runStepSchema = z.object({
+  sequence: z.number().int(),
+  actionType: z.enum(ACTION_TYPES).nullable(),
+  label: z.string().nullable(),
+  pageUrl: z.string().nullable(),
+  timestamp: z.string(),
+  value: stepValueSchema.nullable(),
+  errorMessage: z.string().nullable(),
+  hasPageScreenshot: z.boolean(),
+  hasElementScreenshot: z.boolean(),
+  /** Name of the file the step kept (GET_FILE, GET_IMAGE), served by .../step/:sequence/file. */
+  fileName: z.string().nullable(),
+});
+export type RunStep = z.infer<typeof runStepSchema>;
+
+/** GET /extractor/run/:runId */
+export const runDetailSchema = z.object({
+  id: z.string().uuid(),
+  extractorId: z.string().uuid(),
+  status: z.enum(RUN_STATUSES),
+  trigger: z.enum(RUN_TRIGGERS),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  errorCode: z.number().int().nullable(),
+  errorMessage: z.string().nullable(),
+  errorSequence: z.number().int().nullable(),
+  steps: z.array(runStepSchema),
+});
+export type RunDetail = z.infer<typeof runDetailSchema>;

@@ -1,0 +1,356 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import request from 'supertest';
+import { createPrismaClient, createSecretBox, type Prisma } from '@pagewright/db';
+import { MESSAGES, RUN_MESSAGES, type RunDetail } from '@pagewright/shared';
+import { FIXTURE_PASSWORD, startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
+import { createConfirmedUser } from '../support/accounts.js';
+import { fromRoot } from '../support/paths.js';
+import { STACK_WORKER_LOG } from '../support/stack.js';
+
+const apiUrl = inject('apiUrl');
+const mailUrl = inject('mailUrl');
+const db = createPrismaClient(inject('databaseUrl'));
+const api = () => request(apiUrl);
+const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+const encryptionKey = process.env.PW_TEST_ENCRYPTION_KEY;
+if (!encryptionKey) throw new Error('PW_TEST_ENCRYPTION_KEY is not set: start the stack first');
+const secrets = createSecretBox(encryptionKey);
+
+type ActionRow = Omit<Prisma.ExtractorActionCreateWithoutExtractorInput, 'id'> & { secret?: string };
+
+interface User {
+  id: string;
+  token: string;
+}
+
+let site: FixtureSite;
+let owner: User;
+let stranger: User;
+
+async function signUp(label: string): Promise<User> {
+  const account = await createConfirmedUser(apiUrl, mailUrl, label);
+  const row = await db.user.findUniqueOrThrow({ where: { email: account.username.toLowerCase() } });
+  return { id: row.id, token: account.accessToken };
+}
+
+/** Arranges a saved extractor through Prisma (the builder calls that save flows come later). */
+async function insertExtractor(user: User, name: string, actions: ActionRow[]): Promise<string> {
+  const extractor = await db.extractor.create({
+    data: { userId: user.id, name, description: name, extractorType: 'EXTRACTOR' },
+  });
+  for (const { secret, ...action } of actions) {
+    const created = await db.extractorAction.create({
+      data: { ...action, extractor: { connect: { id: extractor.id } } },
+    });
+    if (secret !== undefined) {
+      // Sealed the way stored action secrets are: bound to the owner and the action row.
+      const sealed = secrets.seal(secret, `user:${user.id}/action:${created.id}`);
+      await db.extractorAction.update({
+        where: { id: created.id },
+        data: {
+          secretCiphertext: new Uint8Array(sealed.ciphertext),
+          secretIv: new Uint8Array(sealed.iv),
+          secretAuthTag: new Uint8Array(sealed.authTag),
+        },
+      });
+    }
+  }
+  return extractor.id;
+}
+
+async function execute(user: User, extractorId: string): Promise<string> {
+  const answer = await api().get(`/api/extractor/execute/${extractorId}`).set(bearer(user.token)).expect(200);
+  expect(answer.body).toEqual({ runId: expect.any(String), status: 'EXECUTING' });
+  return (answer.body as { runId: string }).runId;
+}
+
+async function readRun(user: User, runId: string): Promise<RunDetail> {
+  return (await api().get(`/api/extractor/run/${runId}`).set(bearer(user.token)).expect(200))
+    .body as RunDetail;
+}
+
+async function waitForRun(
+  user: User,
+  runId: string,
+  until: (run: RunDetail) => boolean = (run) => run.status !== 'EXECUTING',
+  timeoutMs = 60_000,
+): Promise<RunDetail> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = await readRun(user, runId);
+    if (until(run)) return run;
+    if (Date.now() > deadline) throw new Error(`run ${runId} still ${run.status}: ${JSON.stringify(run)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+function loginActions(
+  page: string,
+  selectors: { username: string; password: string; submit: string },
+): ActionRow[] {
+  return [
+    { sequence: 10, type: 'NAVIGATE', textValue: `${site.url}/pages/${page}` },
+    {
+      sequence: 20,
+      type: 'TYPE_TEXT',
+      selectorValue: selectors.username,
+      fallbackLocators: [{ kind: 'testId', value: 'login-username' }],
+      textValue: 'ops-user',
+    },
+    {
+      sequence: 30,
+      type: 'TYPE_PASSWORD',
+      selectorValue: selectors.password,
+      fallbackLocators: [{ kind: 'testId', value: 'login-password' }],
+      secret: FIXTURE_PASSWORD,
+    },
+    {
+      sequence: 40,
+      type: 'CLICK',
+      selectorValue: selectors.submit,
+      fallbackLocators: [{ kind: 'testId', value: 'login-submit' }],
+    },
+    { sequence: 50, type: 'GET_TEXT', label: 'Welcome', selectorValue: '#welcome' },
+  ];
+}
+
+const loginIds = { username: '#username', password: '#password', submit: '#login-submit' };
+
+beforeAll(async () => {
+  site = await startFixtureSite();
+  [owner, stranger] = await Promise.all([signUp('runs-owner'), signUp('runs-stranger')]);
+});
+
+afterAll(async () => {
+  await site?.close();
+  await db.$disconnect();
+});
+
+describe('running an extractor (GET /extractor/execute/:id) in the worker', () => {
+  let loginAndTableRun: string;
+
+  it('logs in, reads a paged typed table and keeps a PDF; every step can be inspected', async () => {
+    const extractorId = await insertExtractor(owner, 'Statements', [
+      ...loginActions('login.html', loginIds),
+      { sequence: 60, type: 'NAVIGATE', textValue: `${site.url}/pages/table.html` },
+      {
+        sequence: 70,
+        type: 'GET_TABLE',
+        options: { table: { nextPageSelector: '#next-page', maxPages: 2 } },
+        getTable: {
+          create: {
+            name: 'Statements',
+            tableSelector: '#statements',
+            rowSelector: '#statement-rows tr',
+            columns: {
+              create: [
+                { sequence: 1, label: 'Name', selector: 'td:nth-child(1)', type: 'TEXT' },
+                {
+                  sequence: 2,
+                  label: 'Amount',
+                  selector: 'td:nth-child(2)',
+                  type: 'NUMBER',
+                  options: { numberMask: { beforePositive: '$', beforeNegative: '-' } },
+                },
+                {
+                  sequence: 3,
+                  label: 'Date',
+                  selector: 'td:nth-child(3)',
+                  type: 'DATETIME',
+                  options: { dateMask: { mask: 'MM/dd/yyyy', gmt: 'Etc/GMT0' } },
+                },
+              ],
+            },
+          },
+        },
+      },
+      { sequence: 80, type: 'GET_FILE', selectorValue: '#statement-rows tr:first-child a' },
+    ]);
+    const runId = await execute(owner, extractorId);
+    loginAndTableRun = runId;
+    const run = await waitForRun(owner, runId);
+    expect(run, JSON.stringify(run.steps.map((s) => s.errorMessage))).toMatchObject({
+      status: 'SUCCESS',
+      trigger: 'MANUAL',
+      errorMessage: null,
+    });
+    expect(run.steps.map((s) => [s.sequence, s.actionType])).toEqual([
+      [10, 'NAVIGATE'],
+      [20, 'TYPE_TEXT'],
+      [30, 'TYPE_PASSWORD'],
+      [40, 'CLICK'],
+      [50, 'GET_TEXT'],
+      [60, 'NAVIGATE'],
+      [70, 'GET_TABLE'],
+      [80, 'GET_FILE'],
+    ]);
+    const step = (sequence: number) => run.steps.find((s) => s.sequence === sequence)!;
+    expect(step(50)).toMatchObject({ label: 'Welcome', value: { kind: 'text', value: 'Welcome, ops-user' } });
+    expect(step(50).pageUrl).toBe(`${site.url}/welcome`);
+
+    const table = step(70).value;
+    expect(table?.kind).toBe('table');
+    if (table?.kind !== 'table') return;
+    expect(table.columns).toEqual([
+      { label: 'Name', type: 'TEXT' },
+      { label: 'Amount', type: 'NUMBER' },
+      { label: 'Date', type: 'DATETIME' },
+    ]);
+    expect(table.rows).toHaveLength(10);
+    expect(table.rows[0]).toEqual(['Alice Martin', 1234.5, '2025-03-14T00:00:00.000Z']);
+    expect(table.rows[1]).toEqual(['Bruno Costa', -20, '2025-03-15T00:00:00.000Z']);
+    expect(table.rows[9]).toEqual(['Jonas Berg', 2222.22, '2025-04-05T00:00:00.000Z']);
+
+    expect(step(80)).toMatchObject({
+      fileName: 'statement-6.pdf',
+      value: { kind: 'file', fileName: 'statement-6.pdf', mimeType: 'application/pdf' },
+    });
+    const file = await api()
+      .get(`/api/extractor/run/${runId}/step/80/file`)
+      .set(bearer(owner.token))
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
+    expect(file.headers['content-type']).toBe('application/pdf');
+    expect(file.headers['content-disposition']).toContain('statement-6.pdf');
+    expect((file.body as Buffer).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+
+    expect(run.steps.every((s) => s.hasPageScreenshot)).toBe(true);
+    expect(step(20).hasElementScreenshot).toBe(true);
+    for (const [sequence, kind] of [
+      [10, 'page'],
+      [20, 'element'],
+    ] as const) {
+      const shot = await api()
+        .get(`/api/extractor/run/${runId}/step/${sequence}/screenshot`)
+        .query({ kind })
+        .set(bearer(owner.token))
+        .expect(200);
+      expect(shot.headers['content-type']).toBe('image/jpeg');
+      expect([...(shot.body as Buffer).subarray(0, 2)]).toEqual([0xff, 0xd8]);
+    }
+
+    // The typed password is nowhere in what a run shows.
+    expect(JSON.stringify(run)).not.toContain(FIXTURE_PASSWORD);
+    const extractor = await db.extractor.findUniqueOrThrow({ where: { id: extractorId } });
+    expect(extractor.status).toBe('SUCCESS');
+    expect(extractor.lastRunAt).not.toBeNull();
+  });
+
+  it('still finds elements recorded on login.html when their ids changed (fallback locators)', async () => {
+    const extractorId = await insertExtractor(
+      owner,
+      'Changed ids',
+      loginActions('changed-ids.html', loginIds),
+    );
+    const run = await waitForRun(owner, await execute(owner, extractorId));
+    expect(run.status).toBe('SUCCESS');
+    expect(run.steps.find((s) => s.sequence === 50)?.value).toEqual({
+      kind: 'text',
+      value: 'Welcome, ops-user',
+    });
+  });
+
+  it('ends ERROR on RAISE_ERROR with its message in the run and in the extractor’s errors', async () => {
+    const message = 'The statement portal is closed today';
+    const extractorId = await insertExtractor(owner, 'Raises', [
+      { sequence: 10, type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` },
+      { sequence: 20, type: 'RAISE_ERROR', textValue: message },
+      { sequence: 30, type: 'GET_TEXT', selectorValue: '#login-title' },
+    ]);
+    const run = await waitForRun(owner, await execute(owner, extractorId));
+    expect(run).toMatchObject({
+      status: 'ERROR',
+      errorCode: 100013,
+      errorMessage: message,
+      errorSequence: 20,
+    });
+    expect(run.steps.map((s) => s.sequence)).toEqual([10, 20]);
+    expect(run.steps[1]?.errorMessage).toBe(message);
+    const list = await api().get('/api/extractor').set(bearer(owner.token)).expect(200);
+    const listed = (list.body as { id: string; status: string; errorMessage: string | null }[]).find(
+      (e) => e.id === extractorId,
+    );
+    expect(listed).toMatchObject({ status: 'ERROR', errorMessage: message });
+  });
+
+  it('keeps runs to their owner: another user gets 404 executing or reading them', async () => {
+    const extractorId = (await db.run.findUniqueOrThrow({ where: { id: loginAndTableRun } })).extractorId;
+    const notFound = { message: MESSAGES['error.not.found'], code: 'NOT_FOUND' };
+    const as = bearer(stranger.token);
+    expect((await api().get(`/api/extractor/execute/${extractorId}`).set(as).expect(404)).body).toEqual(
+      notFound,
+    );
+    expect((await api().get(`/api/extractor/run/${loginAndTableRun}`).set(as).expect(404)).body).toEqual(
+      notFound,
+    );
+    await api().get(`/api/extractor/run/${loginAndTableRun}/step/10/screenshot`).set(as).expect(404);
+    await api().get(`/api/extractor/run/${loginAndTableRun}/step/80/file`).set(as).expect(404);
+    await api().get(`/api/extractor/execute/${extractorId}`).expect(401);
+  });
+
+  it('refuses Execute while one of the extractor’s asks waits for an answer', async () => {
+    const extractorId = await insertExtractor(owner, 'Asks', [
+      { sequence: 10, type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` },
+      { sequence: 20, type: 'ASK_CODE', selectorValue: '#username', textValue: 'Code?' },
+    ]);
+    const run = await db.run.create({
+      data: { extractorId, userId: owner.id, status: 'STOPPED', trigger: 'MANUAL', finishedAt: new Date() },
+    });
+    await db.pendingAsk.create({
+      data: {
+        runId: run.id,
+        userId: owner.id,
+        actionType: 'ASK_CODE',
+        questionText: 'Code?',
+        expiresAt: new Date(Date.now() + 60_000),
+      },
+    });
+    const refused = await api()
+      .get(`/api/extractor/execute/${extractorId}`)
+      .set(bearer(owner.token))
+      .expect(409);
+    expect(refused.body).toEqual({ message: 'a pending ask needs an answer', code: 'CONFLICT' });
+  });
+
+  it('ends a run ERROR within a minute when its worker is killed mid-run', async () => {
+    const extractorId = await insertExtractor(owner, 'Long wait', [
+      { sequence: 10, type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` },
+      { sequence: 20, type: 'WAIT', options: { number: 60 } },
+      { sequence: 30, type: 'GET_TEXT', selectorValue: '#login-title' },
+    ]);
+    const runId = await execute(owner, extractorId);
+    const refused = await api()
+      .get(`/api/extractor/execute/${extractorId}`)
+      .set(bearer(owner.token))
+      .expect(409);
+    expect(refused.body).toEqual({ message: RUN_MESSAGES.alreadyExecuting, code: 'CONFLICT' });
+    // NAVIGATE stored: the worker is now inside the 60 s WAIT.
+    await waitForRun(owner, runId, (run) => run.steps.length === 1, 30_000);
+
+    const ready = readFileSync(fromRoot('.pagewright', 'test-logs', `${STACK_WORKER_LOG}.log`), 'utf8')
+      .split('\n')
+      .find((line) => line.includes('worker ready'));
+    const workerPid = (JSON.parse(ready ?? '{}') as { pid?: number }).pid;
+    expect(workerPid).toBeTypeOf('number');
+    const killedAt = Date.now();
+    // The stack starts another worker when this one dies; that one must end the orphaned run.
+    process.kill(workerPid!, 'SIGKILL');
+
+    const run = await waitForRun(owner, runId, (r) => r.status !== 'EXECUTING', 60_000);
+    expect(Date.now() - killedAt).toBeLessThan(60_000);
+    expect(run).toMatchObject({ status: 'ERROR', errorMessage: RUN_MESSAGES.workerStopped });
+    const extractor = await db.extractor.findUniqueOrThrow({
+      where: { id: extractorId },
+      include: { errorMessages: true },
+    });
+    expect(extractor.status).toBe('ERROR');
+    expect(extractor.errorMessages.map((e) => e.message)).toEqual([RUN_MESSAGES.workerStopped]);
+  }, 90_000);
+});
