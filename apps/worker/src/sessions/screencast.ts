@@ -12,7 +12,11 @@ export interface ScreencastOptions {
   quality: number;
   maxWidth: number;
   maxHeight: number;
-  /** Skip frames to bound CPU: one animated screencast can take most of a 2-core host. */
+  /**
+   * Send every Nth frame. Keep 1 for live views: a one-off change (a click toggling a colour)
+   * produces a single frame, which skipping would hide from the viewer. CPU is bounded instead by
+   * size, quality and stopping the screencast when nobody watches.
+   */
   everyNthFrame: number;
 }
 
@@ -20,7 +24,7 @@ export const DEFAULT_SCREENCAST: ScreencastOptions = {
   quality: 70,
   maxWidth: 1280,
   maxHeight: 800,
-  everyNthFrame: 2,
+  everyNthFrame: 1,
 };
 
 /**
