@@ -22,6 +22,8 @@ export interface TestStack {
 
 /** Where a test reads which process the stack's first worker is (its log names its pid). */
 export const STACK_WORKER_LOG = 'worker';
+/** The test worker's ASK_TIMEOUT_SECONDS. */
+export const STACK_ASK_TIMEOUT_SECONDS = 12;
 
 /**
  * Starts a worker process (TypeScript source, or the build) with `env`, and waits until it is
@@ -145,6 +147,8 @@ export async function startStack({ useBuild, env = {} }: StackOptions): Promise<
     const workerEnv: NodeJS.ProcessEnv = {
       ...apiEnv,
       NAVIGATION_ALLOWED_HOSTS: '127.0.0.1,localhost',
+      // Long enough for a test to answer, short enough to watch an unanswered ask expire.
+      ASK_TIMEOUT_SECONDS: String(STACK_ASK_TIMEOUT_SECONDS),
       // Readiness is read from the log; the file also keeps every step a run took.
       LOG_LEVEL: 'info',
     };

@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
 import { Redis } from 'ioredis';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { createSecretBox } from '@pagewright/db';
 import { MESSAGES } from '@pagewright/shared';
 import type { ApiConfig } from './config.js';
 import { AppError } from './lib/app-error.js';
@@ -24,6 +25,9 @@ import { createExtractorRepository } from './modules/extractor/extractor.reposit
 import { extractorRoutes } from './modules/extractor/extractor.routes.js';
 import { createExtractorService } from './modules/extractor/extractor.service.js';
 import { createMailer } from './modules/mail/mailer.js';
+import { createAskRepository } from './modules/asks/asks.repository.js';
+import { askRoutes } from './modules/asks/asks.routes.js';
+import { createAskService } from './modules/asks/asks.service.js';
 import { createRunRepository } from './modules/runs/runs.repository.js';
 import { runRoutes } from './modules/runs/runs.routes.js';
 import { createRunService } from './modules/runs/runs.service.js';
@@ -104,6 +108,14 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
       await api.register(liveRoutes, { hub: liveEvents });
       await api.register(runRoutes, {
         runs: createRunService({ runs: createRunRepository(app.db), queue: app.queues.runs, log: app.log }),
+      });
+      await api.register(askRoutes, {
+        asks: createAskService({
+          asks: createAskRepository(app.db),
+          redis: app.redis,
+          keyPrefix: config.REDIS_KEY_PREFIX,
+          secrets: createSecretBox(config.ENCRYPTION_KEY),
+        }),
       });
       await api.register(extractorRoutes, {
         extractors: createExtractorService(createExtractorRepository(app.db)),

@@ -27,6 +27,8 @@ const configSchema = z.object({
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'ENCRYPTION_KEY must be 64 hex characters (32 bytes)')
     .optional(),
+  /** How long a run waits for the answer to an ASK_* step before it stops (STOPPED). */
+  ASK_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
   LIVE_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(15),
   SESSION_RETENTION_DAYS: z.coerce.number().int().min(0).default(7),
   UNCONFIRMED_SIGNUP_RETENTION_DAYS: z.coerce.number().int().min(1).default(7),

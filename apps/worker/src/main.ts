@@ -92,6 +92,7 @@ const processRunFlow = createRunFlowProcessor({
   secrets: config.ENCRYPTION_KEY ? createSecretBox(config.ENCRYPTION_KEY) : undefined,
   redis: connection,
   keyPrefix: config.REDIS_KEY_PREFIX,
+  askTimeoutMs: config.ASK_TIMEOUT_SECONDS * 1000,
   log,
 });
 const runsWorker = new Worker(

@@ -34,3 +34,11 @@ export function createSecretBox(hexKey: string) {
   };
 }
 export type SecretBox = ReturnType<typeof createSecretBox>;
+
+/**
+ * The associated data a saved answer ("save for next time") is sealed with: the API seals it,
+ * the worker opens it, and a value copied onto another user's or action's row fails to open.
+ */
+export function actionSecretContext(userId: string, actionId: string): string {
+  return `user:${userId}/action:${actionId}`;
+}

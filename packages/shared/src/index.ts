@@ -13,3 +13,4 @@ export * from './contracts/automation.js';
 export * from './contracts/live-events.js';
 export * from './contracts/extractor.js';
 export * from './contracts/runs.js';
+export * from './contracts/asks.js';

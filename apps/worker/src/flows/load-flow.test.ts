@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AutomationError } from '@pagewright/automation';
-import { createSecretBox } from '@pagewright/db';
-import { actionSecretContext, toFlowAction, type StoredAction } from './load-flow.js';
+import { actionSecretContext, createSecretBox } from '@pagewright/db';
+import { toFlowAction, type StoredAction } from './load-flow.js';
 
 const secrets = createSecretBox(randomBytes(32).toString('hex'));
 const userId = 'user-1';

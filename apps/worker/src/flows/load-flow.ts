@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AUTOMATION_CODES, AutomationError } from '@pagewright/automation';
-import type { Prisma, SecretBox } from '@pagewright/db';
+import { actionSecretContext, type Prisma, type SecretBox } from '@pagewright/db';
 import {
   actionOptionsSchema,
   dateMaskSchema,
@@ -22,11 +22,6 @@ export const flowActionInclude = {
 } as const satisfies Prisma.ExtractorActionInclude;
 
 export type StoredAction = Prisma.ExtractorActionGetPayload<{ include: typeof flowActionInclude }>;
-
-/** The associated data a stored action secret is sealed with: it opens only on its own row. */
-export function actionSecretContext(userId: string, actionId: string): string {
-  return `user:${userId}/action:${actionId}`;
-}
 
 /**
  * The options JSON as stored: with a GetTable row, `table` only carries what that row has no column

@@ -29,6 +29,28 @@ export interface RunEnd {
   errorSequence?: number | undefined;
 }
 
+export interface AskToStore {
+  runId: string;
+  userId: string;
+  actionId: string | null;
+  actionType: Prisma.PendingAskUncheckedCreateInput['actionType'];
+  label: string | null;
+  questionText: string | null;
+  elementScreenshot?: FileToStore | undefined;
+  expiresAt: Date;
+}
+
+function storedFileData(userId: string, file: FileToStore): Prisma.StoredFileUncheckedCreateInput {
+  return {
+    userId,
+    name: file.name.slice(0, 255),
+    mimeType: file.mimeType.slice(0, 255),
+    size: file.content.length,
+    content: new Uint8Array(file.content),
+    sha256: createHash('sha256').update(file.content).digest('hex'),
+  };
+}
+
 /** The worker's reads and writes of runs, their steps and files (the worker's repository). */
 export function createRunStore(db: PrismaClient) {
   return {
@@ -53,14 +75,7 @@ export function createRunStore(db: PrismaClient) {
         const store = async (file: FileToStore | undefined) => {
           if (!file) return null;
           const stored = await tx.storedFile.create({
-            data: {
-              userId,
-              name: file.name.slice(0, 255),
-              mimeType: file.mimeType.slice(0, 255),
-              size: file.content.length,
-              content: new Uint8Array(file.content),
-              sha256: createHash('sha256').update(file.content).digest('hex'),
-            },
+            data: storedFileData(userId, file),
             select: { id: true },
           });
           return stored.id;
@@ -131,6 +146,49 @@ export function createRunStore(db: PrismaClient) {
       return db.run.findMany({
         where: { status: 'EXECUTING', jobId: { not: null }, startedAt: { lt: startedBefore } },
         select: { id: true, jobId: true, userId: true, extractorId: true },
+      });
+    },
+
+    /** The answer saved for an action ("save for next time"), sealed; null when there is none. */
+    findSavedSecret(userId: string, actionId: string) {
+      return db.savedSecret.findFirst({
+        where: { userId, actionId },
+        select: { ciphertext: true, iv: true, authTag: true },
+      });
+    },
+
+    /** A PENDING ask with its element screenshot (as a StoredFile), in one transaction. */
+    async createPendingAsk(ask: AskToStore): Promise<string> {
+      return db.$transaction(async (tx) => {
+        const screenshot = ask.elementScreenshot
+          ? await tx.storedFile.create({
+              data: storedFileData(ask.userId, ask.elementScreenshot),
+              select: { id: true },
+            })
+          : null;
+        const created = await tx.pendingAsk.create({
+          data: {
+            runId: ask.runId,
+            userId: ask.userId,
+            actionId: ask.actionId,
+            actionType: ask.actionType,
+            label: ask.label?.slice(0, 1024) ?? null,
+            questionText: ask.questionText,
+            elementScreenshotFileId: screenshot?.id ?? null,
+            status: 'PENDING',
+            expiresAt: ask.expiresAt,
+          },
+          select: { id: true },
+        });
+        return created.id;
+      });
+    },
+
+    /** Ends a PENDING ask; the answer itself is never stored here. */
+    async endPendingAsk(askId: string, status: 'ANSWERED' | 'CANCELED' | 'EXPIRED'): Promise<void> {
+      await db.pendingAsk.updateMany({
+        where: { id: askId, status: 'PENDING' },
+        data: { status, ...(status === 'EXPIRED' ? {} : { answeredAt: new Date() }) },
       });
     },
 

@@ -3,17 +3,16 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import {
   AUTOMATION_CODES,
-  AutomationError,
   classifyError,
   runFlow,
-  type AskRequest,
   type FlowResult,
   type KeptFile,
   type NavigationPolicy,
   type StepRecord,
 } from '@pagewright/automation';
 import type { Prisma, SecretBox } from '@pagewright/db';
-import { RUN_MESSAGES, runFlowPayloadSchema, type FlowAction } from '@pagewright/shared';
+import { ASK_MESSAGES, runFlowPayloadSchema, type FlowAction } from '@pagewright/shared';
+import { createAskDuringRun } from '../flows/ask-during-run.js';
 import type { BrowserPool } from '../browser-pool.js';
 import { toFlowAction, type StoredAction } from '../flows/load-flow.js';
 import { publishLiveEvent } from '../flows/run-events.js';
@@ -27,17 +26,9 @@ export interface RunFlowProcessorDeps {
   secrets: SecretBox | undefined;
   redis: Redis;
   keyPrefix: string;
+  /** How long an ask waits for its answer before the run stops (ASK_TIMEOUT_SECONDS). */
+  askTimeoutMs: number;
   log: Logger;
-}
-
-/**
- * Asks during a run. Until the ask dialog is wired (docs/automation-runtime.md "Ask steps"), an
- * ask fails the run with 100013 and says so, instead of waiting for an answer nobody can give.
- */
-function askDuringRun(request: AskRequest): Promise<string> {
-  return Promise.reject(
-    new AutomationError(AUTOMATION_CODES.UNKNOWN_ERROR, RUN_MESSAGES.askNotAvailable, request.sequence),
-  );
 }
 
 const JPEG = 'image/jpeg';
@@ -74,6 +65,17 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
     }
     const rowsBySequence = new Map<number, StoredAction>(
       run.extractor.actions.map((row) => [row.sequence, row]),
+    );
+    const asks = createAskDuringRun(
+      {
+        store,
+        secrets: deps.secrets,
+        redis: deps.redis,
+        keyPrefix: deps.keyPrefix,
+        timeoutMs: deps.askTimeoutMs,
+        log: jobLog,
+      },
+      { runId, userId: run.userId, extractorId: run.extractorId, rowsBySequence },
     );
     const keptFiles = new Map<number, KeptFile>();
     let currentSequence: number | undefined;
@@ -119,7 +121,7 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
           page,
           actions,
           {
-            ask: askDuringRun,
+            ask: asks.ask,
             onStepStart: (action) => {
               currentSequence = action.sequence;
             },
@@ -147,6 +149,8 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
         await storing;
         if (storeFailure) throw storeFailure;
         end = endOf(result);
+        // An ask nobody answered stops the flow; the run says why.
+        if (end.status === 'STOPPED' && asks.expired()) end.errorMessage = ASK_MESSAGES.expired;
       } finally {
         await context.close().catch(() => undefined);
       }

@@ -12,7 +12,6 @@ export const RUN_MESSAGES = {
   alreadyExecuting: 'This extractor is already executing',
   workerStopped: 'The worker running this flow stopped before it finished.',
   queueUnavailable: 'Runs cannot be started right now; try again in a moment.',
-  askNotAvailable: 'This flow asks for input; answering asks during a run arrives with the ask dialog.',
 } as const;
 
 export const runIdParamSchema = z.object({ runId: z.string().uuid() });

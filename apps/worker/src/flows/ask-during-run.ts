@@ -1,0 +1,119 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { ASK_CANCELED, type AskRequest } from '@pagewright/automation';
+import { askAnswerKey } from '@pagewright/shared';
+import { actionSecretContext, type SecretBox } from '@pagewright/db';
+import type { StoredAction } from './load-flow.js';
+import { publishLiveEvent } from './run-events.js';
+import type { RunStore } from './run-store.js';
+
+export interface AskDuringRunDeps {
+  store: RunStore;
+  secrets: SecretBox | undefined;
+  redis: Redis;
+  keyPrefix: string;
+  /** How long an ask waits for its answer (ASK_TIMEOUT_SECONDS). */
+  timeoutMs: number;
+  log: Logger;
+}
+
+export interface AskRun {
+  runId: string;
+  userId: string;
+  extractorId: string;
+  rowsBySequence: ReadonlyMap<number, StoredAction>;
+}
+
+/**
+ * hooks.ask of one run (docs/automation-runtime.md "Ask steps"): the answer saved for the action
+ * ("save for next time") when there is one; otherwise a PendingAsk, a `pending-ask` live event and
+ * a BLPOP on the ask's answer list, on a connection of its own (BLPOP blocks it), until the ask
+ * expires. An unanswered ask answers 'CANCELED' (the flow stops) and `expired()` turns true.
+ */
+export function createAskDuringRun(deps: AskDuringRunDeps, run: AskRun) {
+  let expired = false;
+
+  async function savedAnswer(actionId: string): Promise<string | undefined> {
+    if (!deps.secrets) return undefined;
+    const saved = await deps.store.findSavedSecret(run.userId, actionId);
+    if (!saved) return undefined;
+    try {
+      return deps.secrets.open(
+        {
+          ciphertext: Buffer.from(saved.ciphertext),
+          iv: Buffer.from(saved.iv),
+          authTag: Buffer.from(saved.authTag),
+        },
+        actionSecretContext(run.userId, actionId),
+      );
+    } catch {
+      deps.log.warn({ runId: run.runId, actionId }, 'a saved answer does not open; asking instead');
+      return undefined;
+    }
+  }
+
+  async function waitForAnswer(askId: string, expiresAt: Date): Promise<string | undefined> {
+    const connection = deps.redis.duplicate();
+    try {
+      const key = askAnswerKey(deps.keyPrefix, askId);
+      for (;;) {
+        const remainingMs = expiresAt.getTime() - Date.now();
+        if (remainingMs <= 0) return undefined;
+        // 0 would block forever: wait at least a second, at most what is left.
+        const answer = await connection.blpop(key, Math.max(1, Math.ceil(remainingMs / 1000)));
+        if (answer) return answer[1];
+      }
+    } finally {
+      connection.disconnect();
+    }
+  }
+
+  async function ask(request: AskRequest): Promise<string> {
+    const row = run.rowsBySequence.get(request.sequence);
+    const actionId = row?.id ?? null;
+    if (actionId) {
+      const saved = await savedAnswer(actionId);
+      if (saved !== undefined) return saved;
+    }
+    const expiresAt = new Date(Date.now() + deps.timeoutMs);
+    const askId = await deps.store.createPendingAsk({
+      runId: run.runId,
+      userId: run.userId,
+      actionId,
+      actionType: request.type,
+      label: request.label ?? row?.label ?? null,
+      questionText: request.question ?? null,
+      elementScreenshot: request.elementScreenshot && {
+        name: `run-${run.runId}-ask-${request.sequence}-element.png`,
+        mimeType: 'image/png',
+        content: request.elementScreenshot,
+      },
+      expiresAt,
+    });
+    await publishLiveEvent(deps.redis, deps.keyPrefix, run.userId, {
+      type: 'pending-ask',
+      extractorId: run.extractorId,
+      askId,
+      actionType: request.type,
+    });
+    deps.log.info({ runId: run.runId, askId, sequence: request.sequence }, 'waiting for an answer');
+
+    let answer: string | undefined;
+    try {
+      answer = await waitForAnswer(askId, expiresAt);
+    } catch (error) {
+      // The run fails; its ask must not stay PENDING (it would block the next Execute).
+      await deps.store.endPendingAsk(askId, 'CANCELED').catch(() => undefined);
+      throw error;
+    }
+    if (answer === undefined) {
+      expired = true;
+      await deps.store.endPendingAsk(askId, 'EXPIRED');
+      return ASK_CANCELED;
+    }
+    await deps.store.endPendingAsk(askId, answer === ASK_CANCELED ? 'CANCELED' : 'ANSWERED');
+    return answer;
+  }
+
+  return { ask, expired: () => expired };
+}

@@ -1,0 +1,224 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import request from 'supertest';
+import { createPrismaClient, type Prisma } from '@pagewright/db';
+import { ASK_MESSAGES, MESSAGES, type PendingAskAction, type RunDetail } from '@pagewright/shared';
+import { FIXTURE_PASSWORD, startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
+import { createConfirmedUser } from '../support/accounts.js';
+import { STACK_ASK_TIMEOUT_SECONDS } from '../support/stack.js';
+
+const apiUrl = inject('apiUrl');
+const mailUrl = inject('mailUrl');
+const db = createPrismaClient(inject('databaseUrl'));
+const api = () => request(apiUrl);
+const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+type ActionRow = Omit<Prisma.ExtractorActionCreateWithoutExtractorInput, 'id'>;
+
+interface User {
+  id: string;
+  token: string;
+}
+
+let site: FixtureSite;
+let owner: User;
+let stranger: User;
+
+async function signUp(label: string): Promise<User> {
+  const account = await createConfirmedUser(apiUrl, mailUrl, label);
+  const row = await db.user.findUniqueOrThrow({ where: { email: account.username.toLowerCase() } });
+  return { id: row.id, token: account.accessToken };
+}
+
+async function insertExtractor(user: User, name: string, actions: ActionRow[]): Promise<string> {
+  const extractor = await db.extractor.create({
+    data: { userId: user.id, name, description: name, extractorType: 'EXTRACTOR' },
+  });
+  for (const action of actions) {
+    await db.extractorAction.create({ data: { ...action, extractor: { connect: { id: extractor.id } } } });
+  }
+  return extractor.id;
+}
+
+async function execute(user: User, extractorId: string): Promise<string> {
+  const answer = await api().get(`/api/extractor/execute/${extractorId}`).set(bearer(user.token)).expect(200);
+  return (answer.body as { runId: string }).runId;
+}
+
+async function waitForRun(user: User, runId: string, timeoutMs = 60_000): Promise<RunDetail> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const run = (await api().get(`/api/extractor/run/${runId}`).set(bearer(user.token)).expect(200))
+      .body as RunDetail;
+    if (run.status !== 'EXECUTING') return run;
+    if (Date.now() > deadline) throw new Error(`run ${runId} still ${run.status}: ${JSON.stringify(run)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Polls getPendingAskActionToFill until an ask of that run shows (at most 20 s). */
+async function nextAsk(user: User, runId: string): Promise<PendingAskAction> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const answer = await api()
+      .get('/api/extractor/getPendingAskActionToFill')
+      .query({ extractorType: 'EXTRACTOR' })
+      .set(bearer(user.token));
+    expect([200, 204]).toContain(answer.status);
+    if (answer.status === 200 && (answer.body as PendingAskAction).runId === runId) {
+      return answer.body as PendingAskAction;
+    }
+    if (Date.now() > deadline) throw new Error(`no ask of run ${runId} within 20 s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+function answer(user: User, id: string, textValue: string, saveOptionsFlag?: boolean) {
+  return api()
+    .post('/api/extractor/updatePendingAskAction')
+    .set(bearer(user.token))
+    .send({ id, textValue, ...(saveOptionsFlag === undefined ? {} : { saveOptionsFlag }) });
+}
+
+function askLoginActions(): ActionRow[] {
+  return [
+    { sequence: 10, type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` },
+    { sequence: 20, type: 'ASK_ID', label: 'User id', selectorValue: '#username', textValue: 'Your id?' },
+    { sequence: 30, type: 'ASK_PASSWORD', label: 'Password', selectorValue: '#password' },
+    { sequence: 40, type: 'CLICK', selectorValue: '#login-submit' },
+    { sequence: 50, type: 'GET_TEXT', label: 'Welcome', selectorValue: '#welcome' },
+  ];
+}
+
+beforeAll(async () => {
+  site = await startFixtureSite();
+  [owner, stranger] = await Promise.all([signUp('asks-owner'), signUp('asks-stranger')]);
+});
+
+afterAll(async () => {
+  await site?.close();
+  await db.$disconnect();
+});
+
+describe('asks during a run (getPendingAskActionToFill / updatePendingAskAction)', () => {
+  it('asks for the id and the password, saves the password, and asks only for the id next time', async () => {
+    const extractorId = await insertExtractor(owner, 'Asked login', askLoginActions());
+    const runId = await execute(owner, extractorId);
+
+    const idAsk = await nextAsk(owner, runId);
+    expect(idAsk).toMatchObject({
+      type: 'ASK_ID',
+      label: 'User id',
+      options: { text: 'Your id?' },
+      saveOptionsFlag: false,
+      extractorId,
+      runId,
+      updated: false,
+    });
+    expect(typeof idAsk.elementScreenshot).toBe('string');
+    expect([...Buffer.from(idAsk.elementScreenshot!, 'base64').subarray(0, 4)]).toEqual([
+      0x89, 0x50, 0x4e, 0x47,
+    ]);
+
+    // Another user neither sees nor answers it.
+    const none = await api()
+      .get('/api/extractor/getPendingAskActionToFill')
+      .query({ extractorType: 'EXTRACTOR' })
+      .set(bearer(stranger.token))
+      .expect(204);
+    expect(none.text).toBe('');
+    const refused = await answer(stranger, idAsk.id, 'intruder').expect(404);
+    expect(refused.body).toEqual({ message: MESSAGES['error.not.found'], code: 'NOT_FOUND' });
+
+    expect((await answer(owner, idAsk.id, 'ops-user').expect(200)).body).toEqual({ message: 'Answer sent' });
+    // A second answer to the same ask is refused.
+    await answer(owner, idAsk.id, 'again').expect(404);
+
+    const passwordAsk = await nextAsk(owner, runId);
+    expect(passwordAsk).toMatchObject({ type: 'ASK_PASSWORD', label: 'Password', runId });
+    await answer(owner, passwordAsk.id, FIXTURE_PASSWORD, true).expect(200);
+
+    const run = await waitForRun(owner, runId);
+    expect(run.status).toBe('SUCCESS');
+    expect(run.steps.find((s) => s.sequence === 50)?.value).toEqual({
+      kind: 'text',
+      value: 'Welcome, ops-user',
+    });
+    expect(JSON.stringify(run)).not.toContain(FIXTURE_PASSWORD);
+    const asks = await db.pendingAsk.findMany({ where: { runId } });
+    expect(asks.map((a) => [a.actionType, a.status])).toEqual(
+      expect.arrayContaining([
+        ['ASK_ID', 'ANSWERED'],
+        ['ASK_PASSWORD', 'ANSWERED'],
+      ]),
+    );
+    expect(asks).toHaveLength(2);
+    for (const ask of asks) {
+      expect(JSON.stringify(ask)).not.toContain(FIXTURE_PASSWORD);
+      expect(ask.answerCiphertext).toBeNull();
+    }
+    const saved = await db.savedSecret.findMany({ where: { userId: owner.id } });
+    expect(saved).toHaveLength(1);
+    expect(Buffer.from(saved[0]!.ciphertext).toString('utf8')).not.toContain(FIXTURE_PASSWORD);
+
+    // Second run: the password comes from the saved answer; only the id is asked.
+    const secondRunId = await execute(owner, extractorId);
+    const secondAsk = await nextAsk(owner, secondRunId);
+    expect(secondAsk.type).toBe('ASK_ID');
+    await answer(owner, secondAsk.id, 'ops-user').expect(200);
+    const second = await waitForRun(owner, secondRunId);
+    expect(second.status).toBe('SUCCESS');
+    expect(second.steps.find((s) => s.sequence === 50)?.value).toEqual({
+      kind: 'text',
+      value: 'Welcome, ops-user',
+    });
+    expect(await db.pendingAsk.findMany({ where: { runId: secondRunId } })).toHaveLength(1);
+    expect(JSON.stringify(second)).not.toContain(FIXTURE_PASSWORD);
+  });
+
+  it('stops the run STOPPED when the answer is CANCELED', async () => {
+    const extractorId = await insertExtractor(owner, 'Canceled login', askLoginActions());
+    const runId = await execute(owner, extractorId);
+    const ask = await nextAsk(owner, runId);
+    await answer(owner, ask.id, 'CANCELED').expect(200);
+    const run = await waitForRun(owner, runId);
+    expect(run.status).toBe('STOPPED');
+    expect(run.steps.map((s) => s.sequence)).not.toContain(30);
+    const stored = await db.pendingAsk.findUniqueOrThrow({ where: { id: ask.id } });
+    expect(stored.status).toBe('CANCELED');
+    await api()
+      .get('/api/extractor/getPendingAskActionToFill')
+      .query({ extractorType: 'EXTRACTOR' })
+      .set(bearer(owner.token))
+      .expect(204);
+  });
+
+  it('stops the run STOPPED with a clear message when nobody answers in time', async () => {
+    const extractorId = await insertExtractor(owner, 'Unanswered login', askLoginActions());
+    const runId = await execute(owner, extractorId);
+    const ask = await nextAsk(owner, runId);
+    const run = await waitForRun(owner, runId, (STACK_ASK_TIMEOUT_SECONDS + 30) * 1000);
+    expect(run.status).toBe('STOPPED');
+    expect(run.errorMessage).toBe(ASK_MESSAGES.expired);
+    expect(run.steps.map((s) => s.sequence)).not.toContain(30);
+    expect((await db.pendingAsk.findUniqueOrThrow({ where: { id: ask.id } })).status).toBe('EXPIRED');
+    // The expired ask is no longer offered, and a late answer is refused.
+    await api()
+      .get('/api/extractor/getPendingAskActionToFill')
+      .query({ extractorType: 'EXTRACTOR' })
+      .set(bearer(owner.token))
+      .expect(204);
+    await answer(owner, ask.id, 'too-late').expect(404);
+    // Execute is free again.
+    const next = await execute(owner, extractorId);
+    await answer(owner, (await nextAsk(owner, next)).id, 'CANCELED').expect(200);
+    expect((await waitForRun(owner, next)).status).toBe('STOPPED');
+  });
+
+  it('needs a signed-in caller', async () => {
+    await api().get('/api/extractor/getPendingAskActionToFill').expect(401);
+    await api()
+      .post('/api/extractor/updatePendingAskAction')
+      .send({ id: '00000000-0000-4000-8000-000000000000', textValue: 'x' })
+      .expect(401);
+  });
+});
