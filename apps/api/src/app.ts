@@ -25,12 +25,20 @@ import { createExtractorRepository } from './modules/extractor/extractor.reposit
 import { extractorRoutes } from './modules/extractor/extractor.routes.js';
 import { createExtractorService } from './modules/extractor/extractor.service.js';
 import { createMailer } from './modules/mail/mailer.js';
+import { createBuilderRepository } from './modules/builder/builder.repository.js';
+import { builderRoutes } from './modules/builder/builder.routes.js';
+import { createBuilderService } from './modules/builder/builder.service.js';
+import { createBuilderStore } from './modules/builder/builder.store.js';
+import { createSessionCommandClient } from './modules/builder/session-commands.js';
 import { createAskRepository } from './modules/asks/asks.repository.js';
 import { askRoutes } from './modules/asks/asks.routes.js';
 import { createAskService } from './modules/asks/asks.service.js';
 import { createRunRepository } from './modules/runs/runs.repository.js';
 import { runRoutes } from './modules/runs/runs.routes.js';
 import { createRunService } from './modules/runs/runs.service.js';
+import { createScreenShareRepository } from './modules/screen-share/screen-share.repository.js';
+import { screenShareRoutes } from './modules/screen-share/screen-share.routes.js';
+import { createScreenShareService } from './modules/screen-share/screen-share.service.js';
 import { createSettingsRepository } from './modules/settings/settings.repository.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { createSettingsService } from './modules/settings/settings.service.js';
@@ -90,6 +98,33 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   });
   const userService = createUserService({ config, users, mailer, log: app.log });
   const settings = createSettingsService(createSettingsRepository(app.db));
+  // Builder sessions of navigators mint their screen-share links through this service too.
+  const screenShares = createScreenShareService({
+    screenShares: createScreenShareRepository(app.db),
+    mailer,
+    config,
+    log: app.log,
+  });
+
+  // Commands to live browser sessions wait on BullMQ: a connection without a retry cap.
+  const sessionConnection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+  const sessionCommands = createSessionCommandClient({
+    connection: sessionConnection,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    log: app.log,
+  });
+  app.addHook('onClose', async () => {
+    await sessionCommands.shutdown();
+    sessionConnection.disconnect();
+  });
+  const builder = createBuilderService({
+    repo: createBuilderRepository(app.db),
+    store: createBuilderStore(app.redis, config.REDIS_KEY_PREFIX),
+    commands: sessionCommands,
+    secrets: createSecretBox(config.ENCRYPTION_KEY),
+    log: app.log,
+    shareNavigator: (userId, extractorId, runId) => screenShares.share(userId, extractorId, runId),
+  });
 
   // Pub/sub needs a connection of its own: a subscribed Redis connection can do nothing else.
   const subscriber = new Redis(config.REDIS_URL, { lazyConnect: true });
@@ -117,9 +152,12 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
           secrets: createSecretBox(config.ENCRYPTION_KEY),
         }),
       });
+      await api.register(screenShareRoutes, { screenShares });
       await api.register(extractorRoutes, {
         extractors: createExtractorService(createExtractorRepository(app.db)),
+        builder,
       });
+      await api.register(builderRoutes, { builder });
     },
     { prefix: '/api' },
   );

@@ -27,6 +27,8 @@ const configSchema = z.object({
   CONFIRMATION_TOKEN_TTL_HOURS: z.coerce.number().int().min(1).default(48),
   TEMP_PASSWORD_TTL_HOURS: z.coerce.number().int().min(1).default(24),
   LOGIN_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).default(600),
+  /** Lifetime of a navigator's screen-share link (e-mailed to its viewer). */
+  SCREEN_SHARE_TOKEN_TTL_HOURS: z.coerce.number().int().min(1).default(24),
   LOGIN_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),
   LOGIN_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   /** Sign-ups and password-recovery e-mails per client address per minute. */

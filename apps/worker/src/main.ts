@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import pino from 'pino';
@@ -8,20 +9,29 @@ import {
   QUEUES,
   RUN_JOBS,
   RUN_MESSAGES,
+  SESSION_QUEUES,
+  WORKER_HEARTBEAT_EVERY_MS,
+  WORKER_HEARTBEAT_TTL_MS,
+  publishLiveEvent,
   queuePrefix,
+  workerHeartbeatKey,
 } from '@pagewright/shared';
 import { createBrowserPool } from './browser-pool.js';
 import { loadConfig } from './config.js';
 import { createRunStore } from './flows/run-store.js';
 import { failStoppedRun, sweepStoppedRuns, type StalledRunsDeps } from './flows/stalled-runs.js';
 import { createLiveSessionRegistry } from './sessions/live-session-registry.js';
+import { createLiveViews } from './sessions/live-view.js';
+import { createSessionCommandProcessor } from './processors/session-command.processor.js';
 import { purgeExpiredSessions } from './processors/purge-expired-sessions.processor.js';
 import { createRunFlowProcessor } from './processors/run-flow.processor.js';
 
 const config = loadConfig();
+/** This process's identity: live sessions live here, and their commands come to its own queue. */
+const workerId = randomUUID();
 /** How often every worker looks for runs whose worker died (a run ends within about a minute). */
 const STALLED_RUN_SWEEP_EVERY_MS = 30_000;
-const log = pino({ level: config.LOG_LEVEL, base: { service: 'worker', pid: process.pid } });
+const log = pino({ level: config.LOG_LEVEL, base: { service: 'worker', pid: process.pid, workerId } });
 
 const navigationPolicy = {
   allowPrivateNetworks: config.NAVIGATION_ALLOW_PRIVATE_NETWORKS,
@@ -40,15 +50,27 @@ const probe = await browserPool.newContext();
 log.info({ chromium: probe.browser()?.version(), path: config.CHROMIUM_PATH }, 'chromium available');
 await probe.close();
 
-const liveSessions = createLiveSessionRegistry({
-  pool: browserPool,
-  idleTimeoutMs: config.LIVE_SESSION_IDLE_MINUTES * 60_000,
-  onSessionEnded: (session, reason) => log.info({ sessionId: session.id, reason }, 'live session ended'),
-});
-const idleSweep = setInterval(() => void liveSessions.closeIdle(), 60_000);
 const db = createPrismaClient(config.DATABASE_URL);
 // BullMQ workers block on Redis: they need their own connection without a retry cap.
 const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+
+const liveViews = createLiveViews({ redis: connection, keyPrefix: config.REDIS_KEY_PREFIX, log });
+const liveSessions = createLiveSessionRegistry({
+  pool: browserPool,
+  idleTimeoutMs: config.LIVE_SESSION_IDLE_MINUTES * 60_000,
+  onPageAttached: (session) => void liveViews.attach(session),
+  onSessionEnded: (session, reason) => {
+    log.info({ sessionId: session.id, reason }, 'live session ended');
+    void liveViews.detach(session.id);
+    if (reason !== 'closed')
+      void publishLiveEvent(connection, config.REDIS_KEY_PREFIX, session.userId, {
+        type: 'session-lost',
+        sessionId: session.id,
+        reason: reason === 'idle' ? 'closed after being idle' : 'the browser stopped',
+      }).catch(() => undefined);
+  },
+});
+const idleSweep = setInterval(() => void liveSessions.closeIdle(), 60_000);
 
 const prefix = queuePrefix(config.REDIS_KEY_PREFIX);
 const maintenanceQueue = new Queue(QUEUES.maintenance, { connection, prefix });
@@ -95,6 +117,41 @@ const processRunFlow = createRunFlowProcessor({
   askTimeoutMs: config.ASK_TIMEOUT_SECONDS * 1000,
   log,
 });
+const processSessionCommand = createSessionCommandProcessor({
+  workerId,
+  sessions: liveSessions,
+  views: liveViews,
+  pool: browserPool,
+  store: runStore,
+  secrets: config.ENCRYPTION_KEY ? createSecretBox(config.ENCRYPTION_KEY) : undefined,
+  redis: connection,
+  keyPrefix: config.REDIS_KEY_PREFIX,
+  askTimeoutMs: config.ASK_TIMEOUT_SECONDS * 1000,
+  navigationPolicy,
+  log,
+});
+const heartbeatKey = workerHeartbeatKey(config.REDIS_KEY_PREFIX, workerId);
+const beat = () =>
+  connection
+    .set(heartbeatKey, String(Date.now()), 'PX', WORKER_HEARTBEAT_TTL_MS)
+    .catch((error: unknown) => log.warn({ err: error }, 'heartbeat failed'));
+await beat();
+const heartbeat = setInterval(() => void beat(), WORKER_HEARTBEAT_EVERY_MS);
+// Opening goes to whichever worker is free; the session's later commands come to this worker's
+// own queue. Commands wait on pages and Redis, not CPU: several sessions proceed at once.
+const sessionOpenWorker = new Worker(SESSION_QUEUES.open, processSessionCommand, {
+  connection,
+  prefix,
+  concurrency: 2,
+});
+const sessionCommandWorker = new Worker(SESSION_QUEUES.ofWorker(workerId), processSessionCommand, {
+  connection,
+  prefix,
+  concurrency: 8,
+});
+for (const worker of [sessionOpenWorker, sessionCommandWorker])
+  worker.on('failed', (job, error) => log.error({ jobId: job?.id, err: error }, 'session command failed'));
+
 const runsWorker = new Worker(
   QUEUES.runs,
   async (job) => {
@@ -132,7 +189,10 @@ await sweep();
 const stalledRunSweep = setInterval(() => void sweep(), STALLED_RUN_SWEEP_EVERY_MS);
 
 log.info(
-  { queues: [QUEUES.maintenance, QUEUES.runs], runConcurrency: config.WORKER_RUN_CONCURRENCY },
+  {
+    queues: [QUEUES.maintenance, QUEUES.runs, SESSION_QUEUES.open, SESSION_QUEUES.ofWorker(workerId)],
+    runConcurrency: config.WORKER_RUN_CONCURRENCY,
+  },
   'worker ready',
 );
 
@@ -140,6 +200,10 @@ async function shutdown(signal: string): Promise<void> {
   log.info({ signal }, 'shutting down');
   clearInterval(idleSweep);
   clearInterval(stalledRunSweep);
+  clearInterval(heartbeat);
+  await connection.del(heartbeatKey).catch(() => undefined);
+  await sessionOpenWorker.close(true);
+  await sessionCommandWorker.close(true);
   // Runs in flight are not waited for (a WAIT can last a minute): their locks lapse and the
   // stalled-run handling of a live worker, or of this one when it restarts, ends them ERROR.
   await runsWorker.close(true);

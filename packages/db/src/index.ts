@@ -18,3 +18,4 @@ export function createPrismaClient(databaseUrl: string): PrismaClient {
   return new PrismaClient({ adapter });
 }
 export * from './secret-box.js';
+export * from './flow-actions.js';

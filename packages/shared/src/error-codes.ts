@@ -16,6 +16,8 @@ export const API_ERROR_CODES = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  /** The live browser of a builder is gone; the next call opens a new one. */
+  SESSION_LOST: 409,
   EMAIL_EXISTS: 409,
   NAME_EXISTS: 409,
   UNPROCESSABLE: 422,

@@ -14,3 +14,6 @@ export * from './contracts/live-events.js';
 export * from './contracts/extractor.js';
 export * from './contracts/runs.js';
 export * from './contracts/asks.js';
+export * from './contracts/builder.js';
+export * from './builder-rules.js';
+export * from './contracts/screen-share.js';

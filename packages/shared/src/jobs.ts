@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import {
+  dateMaskSchema,
+  flowActionSchema,
+  numberMaskSchema,
+  pointSchema,
+  stepValueSchema,
+} from './contracts/automation.js';
+import { sealedSecretJsonSchema } from './contracts/builder.js';
 
 /**
  * The job catalogue: every BullMQ queue, its job names and payloads. The API enqueues, the worker
@@ -34,3 +42,116 @@ export const RUN_JOBS = {
 
 export const runFlowPayloadSchema = z.object({ runId: z.string().uuid() });
 export type RunFlowPayload = z.infer<typeof runFlowPayloadSchema>;
+
+/**
+ * Live sessions (builder and navigator browsers). `open` goes to the shared queue any worker
+ * takes; every later command goes to the queue of the worker that owns the session, so it reaches
+ * the process holding the page. Answers are the job's return value (a `SessionCommandResult`).
+ */
+export const SESSION_QUEUES = {
+  open: 'pagewright-session-open',
+  ofWorker: (workerId: string) => `pagewright-session-${workerId}`,
+} as const;
+
+/** Redis key a worker refreshes while it lives; the API checks it before sending a command. */
+export function workerHeartbeatKey(keyPrefix: string, workerId: string): string {
+  return `${keyPrefix}worker:${workerId}:alive`;
+}
+export const WORKER_HEARTBEAT_EVERY_MS = 5_000;
+export const WORKER_HEARTBEAT_TTL_MS = 20_000;
+
+const sessionRef = { sessionId: z.string(), userId: z.string().uuid() };
+
+export const sessionCommandSchema = z.discriminatedUnion('command', [
+  z.object({ command: z.literal('open'), userId: z.string().uuid() }),
+  z.object({ command: z.literal('close'), ...sessionRef }),
+  z.object({
+    command: z.literal('execute'),
+    ...sessionRef,
+    step: flowActionSchema,
+    /** Values of earlier steps (IF_CONDITION compares with them), by sequence. */
+    previousValues: z.record(z.string(), stepValueSchema),
+    /** The sealed secret of a TYPE_PASSWORD step, opened by the worker. */
+    sealedSecret: sealedSecretJsonSchema.nullable(),
+    secretContext: z.string().nullable(),
+    /** What an ASK_* step types while recording. */
+    answer: z.string().nullable(),
+    /** Navigators: also store the step in this run for the screen share. */
+    recordToRunId: z.string().uuid().nullable(),
+  }),
+  z.object({ command: z.literal('evaluatePoint'), ...sessionRef, point: pointSchema }),
+  z.object({ command: z.literal('pageAreas'), ...sessionRef, reload: z.boolean() }),
+  z.object({ command: z.literal('image'), ...sessionRef }),
+  z.object({
+    command: z.literal('maskPreview'),
+    ...sessionRef,
+    selectorValue: z.string(),
+    numberMask: numberMaskSchema.optional(),
+    dateMask: dateMaskSchema.optional(),
+  }),
+  z.object({
+    command: z.literal('validate'),
+    ...sessionRef,
+    runId: z.string().uuid(),
+    extractorId: z.string().uuid(),
+    steps: z.array(
+      z.object({
+        step: flowActionSchema,
+        /** The saved action (asks link to it, saved answers are found by it); null for a new one. */
+        actionId: z.string().uuid().nullable(),
+        sealedSecret: sealedSecretJsonSchema.nullable(),
+        secretContext: z.string().nullable(),
+      }),
+    ),
+  }),
+]);
+export type SessionCommand = z.infer<typeof sessionCommandSchema>;
+export type SessionCommandName = SessionCommand['command'];
+
+/** Why a command did not do its work (no thrown job: the API reads the answer). */
+export const sessionFailureSchema = z.object({
+  ok: z.literal(false),
+  /** SESSION_LOST: the session is not (or no longer) on that worker. */
+  reason: z.enum(['SESSION_LOST', 'AUTOMATION', 'NO_ELEMENT', 'INVALID']),
+  message: z.string(),
+  code: z.number().int().nullable(),
+  name: z.string().nullable(),
+});
+export type SessionFailure = z.infer<typeof sessionFailureSchema>;
+
+export const executeResultSchema = z.object({
+  ok: z.literal(true),
+  value: stepValueSchema,
+  pageUrl: z.string(),
+  timestamp: z.string(),
+  pageScreenshot: z.string().nullable(),
+  elementScreenshot: z.string().nullable(),
+});
+export type ExecuteResult = z.infer<typeof executeResultSchema>;
+
+export const validateResultSchema = z.object({
+  ok: z.literal(true),
+  status: z.enum(['SUCCESS', 'ERROR', 'STOPPED']),
+  errorSequence: z.number().int().nullable(),
+  errorMessage: z.string().nullable(),
+  errorCode: z.number().int().nullable(),
+  steps: z.array(
+    z.object({
+      sequence: z.number().int(),
+      status: z.enum(['SUCCESS', 'SKIPPED', 'ERROR']),
+      pageUrl: z.string(),
+      timestamp: z.string(),
+      pageScreenshot: z.string().nullable(),
+      elementScreenshot: z.string().nullable(),
+    }),
+  ),
+});
+export type ValidateResult = z.infer<typeof validateResultSchema>;
+
+/** Validation progress, reported through BullMQ job progress (0–100 and the running step). */
+export const validateProgressSchema = z.object({
+  progress: z.number().min(0).max(100),
+  actionType: z.string(),
+  sequence: z.number().int(),
+});
+export type ValidateProgress = z.infer<typeof validateProgressSchema>;

@@ -1,10 +1,9 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { ASK_CANCELED, type AskRequest } from '@pagewright/automation';
-import { askAnswerKey } from '@pagewright/shared';
+import { askAnswerKey, publishLiveEvent } from '@pagewright/shared';
 import { actionSecretContext, type SecretBox } from '@pagewright/db';
 import type { StoredAction } from './load-flow.js';
-import { publishLiveEvent } from './run-events.js';
 import type { RunStore } from './run-store.js';
 
 export interface AskDuringRunDeps {
@@ -21,7 +20,8 @@ export interface AskRun {
   runId: string;
   userId: string;
   extractorId: string;
-  rowsBySequence: ReadonlyMap<number, StoredAction>;
+  /** The run's actions by sequence (an ask names its action and label). */
+  rowsBySequence: ReadonlyMap<number, { id: string | null; label: StoredAction['label'] }>;
 }
 
 /**

@@ -17,6 +17,7 @@ export interface StepToStore {
   timestamp: Date;
   value: Prisma.InputJsonValue;
   errorMessage: string | null;
+  normalizedHtml?: string | null | undefined;
   pageScreenshot?: FileToStore | undefined;
   elementScreenshot?: FileToStore | undefined;
   file?: FileToStore | undefined;
@@ -91,6 +92,7 @@ export function createRunStore(db: PrismaClient) {
             timestamp: step.timestamp,
             value: step.value,
             errorMessage: step.errorMessage,
+            normalizedHtml: step.normalizedHtml ?? null,
             pageScreenshotFileId: await store(step.pageScreenshot),
             elementScreenshotFileId: await store(step.elementScreenshot),
             fileId: await store(step.file),

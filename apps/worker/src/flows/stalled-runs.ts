@@ -1,8 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { RUN_MESSAGES } from '@pagewright/shared';
-import { publishLiveEvent } from './run-events.js';
+import { publishLiveEvent, RUN_MESSAGES } from '@pagewright/shared';
 import type { RunStore } from './run-store.js';
 
 /** A run younger than this may have its row but not yet its job (the API writes the row first). */

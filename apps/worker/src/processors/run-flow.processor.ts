@@ -11,11 +11,10 @@ import {
   type StepRecord,
 } from '@pagewright/automation';
 import type { Prisma, SecretBox } from '@pagewright/db';
-import { ASK_MESSAGES, runFlowPayloadSchema, type FlowAction } from '@pagewright/shared';
+import { ASK_MESSAGES, publishLiveEvent, runFlowPayloadSchema, type FlowAction } from '@pagewright/shared';
 import { createAskDuringRun } from '../flows/ask-during-run.js';
 import type { BrowserPool } from '../browser-pool.js';
 import { toFlowAction, type StoredAction } from '../flows/load-flow.js';
-import { publishLiveEvent } from '../flows/run-events.js';
 import type { RunEnd, RunStore } from '../flows/run-store.js';
 
 export interface RunFlowProcessorDeps {
@@ -94,6 +93,7 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
         timestamp: new Date(step.timestamp),
         value: toStoredValue(step),
         errorMessage: step.error?.originalMessage ?? null,
+        normalizedHtml: step.normalizedHtml ?? null,
         pageScreenshot: step.pageScreenshot && {
           name: `run-${runId}-step-${step.sequence}-page.jpg`,
           mimeType: JPEG,

@@ -8,6 +8,8 @@ export interface LiveSession {
   context: BrowserContext;
   page: Page;
   lastActivityAt: number;
+  /** Set while one long command (a validation) owns the page: the idle sweep leaves it alone. */
+  isBusy: boolean;
 }
 
 export type SessionEndReason = 'closed' | 'idle' | 'lost';
@@ -16,6 +18,8 @@ export interface LiveSessionRegistryOptions {
   pool: BrowserPool;
   idleTimeoutMs: number;
   onSessionEnded?: (session: LiveSession, reason: SessionEndReason) => void;
+  /** A session got a page (opened, or its context replaced): start watching it. */
+  onPageAttached?: (session: LiveSession) => void;
 }
 
 /**
@@ -27,12 +31,21 @@ export function createLiveSessionRegistry({
   pool,
   idleTimeoutMs,
   onSessionEnded,
+  onPageAttached,
 }: LiveSessionRegistryOptions) {
   const sessions = new Map<string, LiveSession>();
 
   function end(session: LiveSession, reason: SessionEndReason): void {
     if (!sessions.delete(session.id)) return;
     onSessionEnded?.(session, reason);
+  }
+
+  function watchContext(session: LiveSession, context: BrowserContext): void {
+    // A context closed underneath us (renderer crash, pool shutdown) ends the session; a context
+    // the session replaced on purpose does not.
+    context.on('close', () => {
+      if (session.context === context) end(session, 'lost');
+    });
   }
 
   pool.onBrowserLost(() => {
@@ -43,11 +56,30 @@ export function createLiveSessionRegistry({
     async open(userId: string): Promise<LiveSession> {
       const context = await pool.newContext();
       const page = await context.newPage();
-      const session: LiveSession = { id: randomUUID(), userId, context, page, lastActivityAt: Date.now() };
+      const session: LiveSession = {
+        id: randomUUID(),
+        userId,
+        context,
+        page,
+        lastActivityAt: Date.now(),
+        isBusy: false,
+      };
       sessions.set(session.id, session);
-      // A context closed underneath us (crash of its renderer, pool shutdown) ends the session.
-      context.on('close', () => end(session, 'lost'));
+      watchContext(session, context);
+      onPageAttached?.(session);
       return session;
+    },
+    /**
+     * Gives the session a fresh context and page (a validation ran the flow from scratch in it)
+     * and closes the old one; the session id, and so the builder, stays the same.
+     */
+    async replaceContext(session: LiveSession, context: BrowserContext, page: Page): Promise<void> {
+      const previous = session.context;
+      session.context = context;
+      session.page = page;
+      watchContext(session, context);
+      onPageAttached?.(session);
+      await previous.close().catch(() => undefined);
     },
     /** The session if it exists and belongs to userId; marks it active. */
     use(sessionId: string, userId: string): LiveSession | undefined {
@@ -64,7 +96,7 @@ export function createLiveSessionRegistry({
       return true;
     },
     async closeIdle(now = Date.now()): Promise<number> {
-      const idle = [...sessions.values()].filter((s) => now - s.lastActivityAt > idleTimeoutMs);
+      const idle = [...sessions.values()].filter((s) => !s.isBusy && now - s.lastActivityAt > idleTimeoutMs);
       for (const session of idle) {
         end(session, 'idle');
         await session.context.close().catch(() => undefined);

@@ -37,6 +37,8 @@ export interface StepRecord {
   elementScreenshot?: Buffer | undefined;
   /** JPEG (quality 70) of the viewport after the step, when page screenshots are on. */
   pageScreenshot?: Buffer | undefined;
+  /** The page's HTML after the step, scripts and styles removed (NORMALIZED_HTML_MAX_BYTES cap). */
+  normalizedHtml?: string | undefined;
   durationMs: number;
   error?: AutomationError | undefined;
 }

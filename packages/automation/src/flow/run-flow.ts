@@ -2,6 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import type { FlowAction, StepValue } from '@pagewright/shared';
 import type { ActionOutcome } from '../actions/action-context.js';
 import { executorFor } from '../actions/executors.js';
+import { normalizedHtml } from '../page/normalized-page.js';
 import { type NavigationPolicy, PUBLIC_ONLY_POLICY } from '../safety/navigation-guard.js';
 import { AutomationError } from './automation-error.js';
 import { AUTOMATION_CODES, classifyError } from './classify-error.js';
@@ -18,9 +19,13 @@ export interface RunFlowOptions {
   capturePageScreenshots?: boolean;
   /** Keep a JPEG of the element of element steps (default true). */
   captureElementScreenshots?: boolean;
+  /** Keep the page's normalized HTML after every step (default true). */
+  captureNormalizedHtml?: boolean;
   limits?: Partial<ActionLimits>;
   /** Who NAVIGATE and file fetches may reach (default: public addresses only). */
   navigationPolicy?: NavigationPolicy;
+  /** Values of steps run before this call (the builder runs one step at a time), by sequence. */
+  previousValues?: ReadonlyMap<number, StepValue>;
 }
 
 const NONE: StepValue = { kind: 'none' };
@@ -56,6 +61,11 @@ async function pageScreenshotOf(page: Page): Promise<Buffer | undefined> {
     .catch(() => undefined);
 }
 
+async function normalizedHtmlOf(page: Page): Promise<string | undefined> {
+  if (page.isClosed()) return undefined;
+  return normalizedHtml(page).catch(() => undefined);
+}
+
 async function elementCaptureOf(
   element: Locator,
   withScreenshot: boolean,
@@ -86,8 +96,9 @@ export async function runFlow(
   const limits: ActionLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const capturePageScreenshots = options.capturePageScreenshots ?? true;
   const captureElementScreenshots = options.captureElementScreenshots ?? true;
+  const captureNormalizedHtml = options.captureNormalizedHtml ?? true;
   const navigationPolicy = options.navigationPolicy ?? PUBLIC_ONLY_POLICY;
-  const previousValues = new Map<number, StepValue>();
+  const previousValues = new Map<number, StepValue>(options.previousValues ?? []);
   const steps: StepRecord[] = [];
   const total = ordered.length;
 
@@ -143,6 +154,7 @@ export async function runFlow(
         ...(capturePageScreenshots && !page.isClosed()
           ? { pageScreenshot: await pageScreenshotOf(page) }
           : {}),
+        ...(captureNormalizedHtml ? { normalizedHtml: await normalizedHtmlOf(page) } : {}),
         durationMs: Date.now() - startedAt,
         error: classified,
       });
@@ -162,6 +174,7 @@ export async function runFlow(
       value: outcome.value,
       ...element,
       ...(capturePageScreenshots ? { pageScreenshot: await pageScreenshotOf(page) } : {}),
+      ...(captureNormalizedHtml ? { normalizedHtml: await normalizedHtmlOf(page) } : {}),
       durationMs: Date.now() - startedAt,
     });
     if (outcome.stop === 'END') return finish('SUCCESS');

@@ -46,3 +46,18 @@ export function userEventsChannel(keyPrefix: string, userId: string): string {
 
 /** WebSocket close codes the client acts on (4000–4999 are the application's). */
 export const LIVE_SOCKET_CLOSE = { unauthorized: 4401, passwordChangeRequired: 4403 } as const;
+
+/** What publishing needs of a Redis client (ioredis fits; shared stays free of a Redis dependency). */
+export interface LiveEventPublisher {
+  publish(channel: string, message: string): Promise<unknown>;
+}
+
+/** Publishes one event to a user's browsers, wherever their sockets are connected. */
+export async function publishLiveEvent(
+  redis: LiveEventPublisher,
+  keyPrefix: string,
+  userId: string,
+  event: LiveEvent,
+): Promise<void> {
+  await redis.publish(userEventsChannel(keyPrefix, userId), JSON.stringify(liveEventSchema.parse(event)));
+}

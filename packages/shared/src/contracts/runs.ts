@@ -43,6 +43,8 @@ export const runStepSchema = z.object({
   errorMessage: z.string().nullable(),
   hasPageScreenshot: z.boolean(),
   hasElementScreenshot: z.boolean(),
+  /** The page's normalized HTML after the step, served by .../step/:sequence/html. */
+  hasNormalizedHtml: z.boolean(),
   /** Name of the file the step kept (GET_FILE, GET_IMAGE), served by .../step/:sequence/file. */
   fileName: z.string().nullable(),
 });

@@ -10,6 +10,7 @@ import {
   startExtractorRequestSchema,
 } from '@pagewright/shared';
 import { bearerSecurity, errorResponses } from '../../lib/error-responses.js';
+import type { BuilderService } from '../builder/builder.service.js';
 import type { ExtractorService } from './extractor.service.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409);
@@ -24,10 +25,10 @@ const extractorSchema = extractorListItemSchema.pick({
 const toExtractor = (row: z.input<typeof extractorSchema>) => extractorSchema.parse(row);
 
 /** The /extractor calls shared by extractors, insertors and navigators (automation spec §7). */
-export const extractorRoutes: FastifyPluginAsyncZod<{ extractors: ExtractorService }> = async (
-  app,
-  { extractors },
-) => {
+export const extractorRoutes: FastifyPluginAsyncZod<{
+  extractors: ExtractorService;
+  builder: BuilderService;
+}> = async (app, { extractors, builder }) => {
   app.addHook('onRequest', app.authenticate);
 
   app.get('/extractor', {
@@ -49,8 +50,12 @@ export const extractorRoutes: FastifyPluginAsyncZod<{ extractors: ExtractorServi
       body: startExtractorRequestSchema,
       response: { 201: extractorSchema, ...errors },
     },
-    handler: async (request, reply) =>
-      reply.status(201).send(toExtractor(await extractors.start(request.user.id, request.body))),
+    handler: async (request, reply) => {
+      const created = await extractors.start(request.user.id, request.body);
+      // The new item becomes the caller's current builder of its type (the builder opens next).
+      await builder.open(request.user.id, created.id);
+      return reply.status(201).send(toExtractor(created));
+    },
   });
 
   app.post('/extractor/rename', {

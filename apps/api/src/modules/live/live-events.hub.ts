@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
-import { liveEventSchema, userEventsChannel, type LiveEvent } from '@pagewright/shared';
+import { liveEventSchema, userEventsChannel } from '@pagewright/shared';
 
 /**
  * Routes live events from Redis to the sockets of the user they belong to. One pattern
@@ -51,8 +51,3 @@ export function createLiveEventsHub(subscriber: Redis, keyPrefix: string, log: F
   };
 }
 export type LiveEventsHub = ReturnType<typeof createLiveEventsHub>;
-
-/** Publishes one event to a user's browsers, wherever their sockets are connected. */
-export async function publishLiveEvent(redis: Redis, keyPrefix: string, userId: string, event: LiveEvent) {
-  await redis.publish(userEventsChannel(keyPrefix, userId), JSON.stringify(liveEventSchema.parse(event)));
-}

@@ -1,12 +1,17 @@
 import type { OutgoingMail } from './mailer.js';
 
-const escapeHtml = (s: string) =>
+export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function layout(title: string, bodyHtml: string): string {
+/** The frame every Pagewright e-mail shares. */
+export function layout(
+  title: string,
+  bodyHtml: string,
+  footer = 'You receive this e-mail because of an action on your Pagewright account.',
+): string {
   return `<!doctype html><html><body style="font-family:Arial,sans-serif;color:#333">
 <h2 style="color:#e65100">Pagewright</h2><h3>${escapeHtml(title)}</h3>${bodyHtml}
-<p style="color:#888;font-size:12px">You receive this e-mail because of an action on your Pagewright account.</p>
+<p style="color:#888;font-size:12px">${escapeHtml(footer)}</p>
 </body></html>`;
 }
 

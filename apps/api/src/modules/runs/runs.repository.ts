@@ -42,23 +42,40 @@ export function createRunRepository(db: PrismaClient) {
         db.extractor.update({ where: { id: extractorId }, data: { status: 'ERROR', lastRunAt: finishedAt } }),
       ]);
     },
-    findOwnedRun(userId: string, runId: string) {
-      return db.run.findFirst({
+    /** The run and its steps; a step's normalized HTML (up to 2 MB) is only flagged, not read. */
+    async findOwnedRun(userId: string, runId: string) {
+      const run = await db.run.findFirst({
         where: { id: runId, userId },
         include: {
           steps: {
             orderBy: [{ sequence: 'asc' }, { timestamp: 'asc' }],
+            omit: { normalizedHtml: true },
             include: { file: { select: { name: true } } },
           },
         },
       });
+      if (!run) return null;
+      const withHtml = await db.runStep.findMany({
+        where: { runId, normalizedHtml: { not: null } },
+        select: { id: true },
+      });
+      const hasHtml = new Set(withHtml.map((step) => step.id));
+      return {
+        ...run,
+        steps: run.steps.map((step) => ({ ...step, hasNormalizedHtml: hasHtml.has(step.id) })),
+      };
     },
     /** The latest step of that sequence in the caller's run, with the ids of its files. */
     findOwnedStep(userId: string, runId: string, sequence: number) {
       return db.runStep.findFirst({
         where: { runId, sequence, run: { userId } },
         orderBy: { timestamp: 'desc' },
-        select: { pageScreenshotFileId: true, elementScreenshotFileId: true, fileId: true },
+        select: {
+          pageScreenshotFileId: true,
+          elementScreenshotFileId: true,
+          fileId: true,
+          normalizedHtml: true,
+        },
       });
     },
     findOwnedFile(userId: string, fileId: string) {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -68,6 +69,27 @@ export const runRoutes: FastifyPluginAsyncZod<{ runs: RunService }> = async (app
         await runs.screenshot(request.user.id, runId, sequence, request.query.kind),
         false,
       );
+    },
+  });
+
+  app.get('/extractor/run/:runId/step/:sequence/html', {
+    schema: {
+      tags: ['runs'],
+      summary: "The page's normalized HTML after the step, as text (never rendered as a page)",
+      security: bearerSecurity,
+      params: runStepParamSchema,
+      produces: ['text/plain'],
+      response: { 200: z.string(), ...errors },
+    },
+    handler: async (request, reply) => {
+      const { runId, sequence } = request.params;
+      const html = await runs.normalizedHtml(request.user.id, runId, sequence);
+      // Untrusted page content: plain text, sandboxed, never sniffed into HTML.
+      return reply
+        .type('text/plain; charset=utf-8')
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Security-Policy', 'sandbox')
+        .send(html);
     },
   });
 

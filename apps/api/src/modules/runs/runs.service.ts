@@ -77,6 +77,7 @@ export function createRunService(deps: { runs: RunRepository; queue: RunsQueue; 
             errorMessage: step.errorMessage,
             hasPageScreenshot: step.pageScreenshotFileId !== null,
             hasElementScreenshot: step.elementScreenshotFileId !== null,
+            hasNormalizedHtml: step.hasNormalizedHtml,
             fileName: step.file?.name ?? null,
           };
         }),
@@ -92,6 +93,12 @@ export function createRunService(deps: { runs: RunRepository; queue: RunsQueue; 
       const step = await runs.findOwnedStep(userId, runId, sequence);
       if (!step) throw AppError.notFound();
       return ownedFile(userId, kind === 'page' ? step.pageScreenshotFileId : step.elementScreenshotFileId);
+    },
+
+    async normalizedHtml(userId: string, runId: string, sequence: number): Promise<string> {
+      const step = await runs.findOwnedStep(userId, runId, sequence);
+      if (step?.normalizedHtml == null) throw AppError.notFound();
+      return step.normalizedHtml;
     },
 
     async file(userId: string, runId: string, sequence: number): Promise<StoredFileContent> {

@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import { Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  BUILDER_MESSAGES,
+  SESSION_QUEUES,
+  queuePrefix,
+  sessionFailureSchema,
+  workerHeartbeatKey,
+  type SessionCommand,
+  type SessionFailure,
+  type ValidateProgress,
+} from '@pagewright/shared';
+import { AppError } from '../../lib/app-error.js';
+
+/**
+ * Session command answers carry screenshots (base64 JPEG); the events stream that delivers them
+ * is kept short so it never holds more than a few MB.
+ */
+const EVENTS_MAX_LEN = 200;
+/** How often a long command checks that its worker still lives. */
+const HEARTBEAT_CHECK_MS = 2_000;
+/** An `open` nobody takes means no worker runs. */
+const OPEN_TIMEOUT_MS = 20_000;
+
+export class SessionLostError extends Error {
+  constructor(message: string = BUILDER_MESSAGES.sessionLost) {
+    super(message);
+    this.name = 'SessionLostError';
+  }
+}
+
+interface QueueChannel {
+  queue: Queue;
+  events: QueueEvents;
+  eventsConnection: Redis;
+  ready: Promise<unknown>;
+}
+
+/**
+ * Sends commands to the worker that owns a live session and waits for its answer (BullMQ job round
+ * trip, ~2 ms here). A worker whose heartbeat stopped answers SessionLostError instead of a hang.
+ */
+export function createSessionCommandClient(deps: {
+  connection: Redis;
+  keyPrefix: string;
+  log: FastifyBaseLogger;
+}) {
+  const prefix = queuePrefix(deps.keyPrefix);
+  const channels = new Map<string, QueueChannel>();
+
+  function channel(name: string): QueueChannel {
+    let found = channels.get(name);
+    if (!found) {
+      const queue = new Queue(name, {
+        connection: deps.connection,
+        prefix,
+        streams: { events: { maxLen: EVENTS_MAX_LEN } },
+      });
+      // QueueEvents blocks on its stream: it gets a connection of its own.
+      const eventsConnection = deps.connection.duplicate();
+      const events = new QueueEvents(name, { connection: eventsConnection, prefix });
+      events.on('error', (error) => deps.log.warn({ err: error, queue: name }, 'queue events error'));
+      found = { queue, events, eventsConnection, ready: events.waitUntilReady() };
+      channels.set(name, found);
+    }
+    return found;
+  }
+
+  async function isWorkerAlive(workerId: string): Promise<boolean> {
+    return (await deps.connection.exists(workerHeartbeatKey(deps.keyPrefix, workerId))) === 1;
+  }
+
+  async function send(
+    queueName: string,
+    command: SessionCommand,
+    timeoutMs: number,
+    options: { workerId?: string; onProgress?: (progress: ValidateProgress) => void } = {},
+  ): Promise<unknown> {
+    const { queue, events, ready } = channel(queueName);
+    await ready;
+    const jobId = randomUUID();
+    const onProgress = ({ jobId: id, data }: { jobId: string; data: unknown }) => {
+      if (id === jobId && typeof data === 'object' && data !== null)
+        options.onProgress?.(data as ValidateProgress);
+    };
+    if (options.onProgress) events.on('progress', onProgress);
+    let watch: NodeJS.Timeout | undefined;
+    try {
+      const job = await queue.add(command.command, command, {
+        jobId,
+        // Kept a little while: waitUntilFinished reads a job that finished before it looked.
+        removeOnComplete: { age: 60, count: 200 },
+        removeOnFail: { age: 60, count: 200 },
+        attempts: 1,
+      });
+      const finished = job.waitUntilFinished(events, timeoutMs);
+      const workerId = options.workerId;
+      const workerGone = workerId
+        ? new Promise<never>((_, reject) => {
+            watch = setInterval(() => {
+              void isWorkerAlive(workerId).then((alive) => {
+                if (!alive) reject(new SessionLostError());
+              });
+            }, HEARTBEAT_CHECK_MS);
+          })
+        : undefined;
+      return await (workerGone ? Promise.race([finished, workerGone]) : finished);
+    } catch (error) {
+      if (error instanceof SessionLostError) {
+        await queue.remove(jobId).catch(() => undefined);
+        throw error;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      if (/timed out|ttl/i.test(message)) {
+        await queue.remove(jobId).catch(() => undefined);
+        if (!options.workerId) throw new AppError('SERVICE_UNAVAILABLE', BUILDER_MESSAGES.noWorker);
+        throw new SessionLostError();
+      }
+      throw error;
+    } finally {
+      clearInterval(watch);
+      if (options.onProgress) events.off('progress', onProgress);
+    }
+  }
+
+  return {
+    /** Opens a live session on whichever worker takes the job. */
+    async open(userId: string): Promise<{ workerId: string; sessionId: string }> {
+      const answer = (await send(SESSION_QUEUES.open, { command: 'open', userId }, OPEN_TIMEOUT_MS)) as {
+        workerId: string;
+        sessionId: string;
+      };
+      return { workerId: answer.workerId, sessionId: answer.sessionId };
+    },
+
+    /**
+     * A command to the session's worker. SESSION_LOST answers (and a dead worker) throw
+     * SessionLostError; other failures come back as a SessionFailure for the caller to word.
+     */
+    async command<T>(
+      workerId: string,
+      command: SessionCommand,
+      timeoutMs: number,
+      onProgress?: (progress: ValidateProgress) => void,
+    ): Promise<T | SessionFailure> {
+      if (!(await isWorkerAlive(workerId))) throw new SessionLostError();
+      const answer = await send(SESSION_QUEUES.ofWorker(workerId), command, timeoutMs, {
+        workerId,
+        ...(onProgress ? { onProgress } : {}),
+      });
+      const failure = sessionFailureSchema.safeParse(answer);
+      if (failure.success) {
+        if (failure.data.reason === 'SESSION_LOST') throw new SessionLostError();
+        return failure.data;
+      }
+      return answer as T;
+    },
+
+    /** Best effort: a session whose worker is gone is already closed. */
+    async close(workerId: string, sessionId: string, userId: string): Promise<void> {
+      if (!(await isWorkerAlive(workerId))) return;
+      await send(SESSION_QUEUES.ofWorker(workerId), { command: 'close', sessionId, userId }, 10_000, {
+        workerId,
+      }).catch((error: unknown) => deps.log.warn({ err: error }, 'could not close a live session'));
+    },
+
+    async shutdown(): Promise<void> {
+      for (const { queue, events, eventsConnection } of channels.values()) {
+        await events.close().catch(() => undefined);
+        await queue.close().catch(() => undefined);
+        eventsConnection.disconnect();
+      }
+      channels.clear();
+    },
+  };
+}
+export type SessionCommandClient = ReturnType<typeof createSessionCommandClient>;
+
+export function isSessionFailure(answer: unknown): answer is SessionFailure {
+  return sessionFailureSchema.safeParse(answer).success;
+}

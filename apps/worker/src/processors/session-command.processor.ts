@@ -1,0 +1,361 @@
+import type { Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import {
+  AUTOMATION_CODES,
+  classifyError,
+  elementAtPoint,
+  pageElementAreas,
+  runFlow,
+  type AutomationError,
+  type KeptFile,
+  type NavigationPolicy,
+  type StepRecord,
+} from '@pagewright/automation';
+import type { SecretBox } from '@pagewright/db';
+import {
+  AUTOMATION_ERRORS,
+  publishLiveEvent,
+  sessionCommandSchema,
+  type ExecuteResult,
+  type FlowAction,
+  type SealedSecretJson,
+  type SessionCommand,
+  type SessionFailure,
+  type StepValue,
+  type ValidateProgress,
+  type ValidateResult,
+} from '@pagewright/shared';
+import type { BrowserPool } from '../browser-pool.js';
+import { createAskDuringRun } from '../flows/ask-during-run.js';
+import type { RunStore } from '../flows/run-store.js';
+import type { LiveSession, LiveSessionRegistry } from '../sessions/live-session-registry.js';
+import type { LiveViews } from '../sessions/live-view.js';
+
+export interface SessionCommandDeps {
+  workerId: string;
+  sessions: LiveSessionRegistry;
+  views: LiveViews;
+  pool: BrowserPool;
+  store: RunStore;
+  secrets: SecretBox | undefined;
+  redis: Redis;
+  keyPrefix: string;
+  askTimeoutMs: number;
+  navigationPolicy: NavigationPolicy;
+  log: Logger;
+}
+
+const JPEG = 'image/jpeg';
+const RELOAD_TIMEOUT_MS = 30_000;
+const base64 = (bytes: Buffer | undefined) => (bytes ? bytes.toString('base64') : null);
+
+function failure(reason: SessionFailure['reason'], message: string, error?: AutomationError): SessionFailure {
+  return {
+    ok: false,
+    reason,
+    message,
+    code: error?.code ?? null,
+    name: error ? (AUTOMATION_ERRORS[error.code] ?? null) : null,
+  };
+}
+
+const sessionLost = () => failure('SESSION_LOST', 'The live session is no longer open on its worker.');
+
+/**
+ * Commands to the live builder / navigator sessions of this worker (docs/automation-runtime.md
+ * "Commands to the worker that owns a session"). Every command names its session and its owner;
+ * a session of another user, or one this worker no longer holds, answers SESSION_LOST.
+ */
+export function createSessionCommandProcessor(deps: SessionCommandDeps) {
+  const { sessions, log } = deps;
+
+  function openSecret(sealed: SealedSecretJson | null, context: string | null): string | undefined {
+    if (!sealed || !context) return undefined;
+    if (!deps.secrets) throw new Error('this worker has no ENCRYPTION_KEY to open secrets with');
+    return deps.secrets.open(
+      {
+        ciphertext: Buffer.from(sealed.ciphertext, 'base64'),
+        iv: Buffer.from(sealed.iv, 'base64'),
+        authTag: Buffer.from(sealed.authTag, 'base64'),
+      },
+      context,
+    );
+  }
+
+  function withSecret(step: FlowAction, secret: string | undefined): FlowAction {
+    return secret === undefined ? step : { ...step, options: { ...step.options, text: secret } };
+  }
+
+  async function execute(
+    session: LiveSession,
+    command: Extract<SessionCommand, { command: 'execute' }>,
+  ): Promise<ExecuteResult | SessionFailure> {
+    const step = withSecret(command.step, openSecret(command.sealedSecret, command.secretContext));
+    const previousValues = new Map<number, StepValue>(
+      Object.entries(command.previousValues).map(([sequence, value]) => [Number(sequence), value]),
+    );
+    let kept: KeptFile | undefined;
+    const result = await runFlow(
+      session.page,
+      [step],
+      {
+        // While recording, an ask types what the operator gave with the action (nothing if none).
+        ask: () => Promise.resolve(command.answer ?? ''),
+        keepFile: (file) => {
+          kept ??= file;
+          return Promise.resolve();
+        },
+      },
+      { navigationPolicy: deps.navigationPolicy, previousValues },
+    );
+    const record = result.steps[0];
+    if (command.recordToRunId && record) {
+      await storeSharedStep(session, command.recordToRunId, record, kept).catch((error: unknown) =>
+        log.warn({ err: error, runId: command.recordToRunId }, 'could not store a screen-share step'),
+      );
+    }
+    if (result.status === 'ERROR' || !record) {
+      const error = result.error ?? classifyError(new Error('The action did not run'), step.sequence);
+      return failure('AUTOMATION', error.originalMessage, error);
+    }
+    return {
+      ok: true,
+      value: record.value,
+      pageUrl: record.pageUrl,
+      timestamp: record.timestamp,
+      pageScreenshot: base64(record.pageScreenshot),
+      elementScreenshot: base64(record.elementScreenshot),
+    };
+  }
+
+  /** Navigators: each step recorded live is also a step of the run the screen share shows. */
+  async function storeSharedStep(
+    session: LiveSession,
+    runId: string,
+    step: StepRecord,
+    file: KeptFile | undefined,
+  ): Promise<void> {
+    await deps.store.saveStep(runId, session.userId, {
+      sequence: step.sequence,
+      actionId: null,
+      actionType: step.type,
+      label: null,
+      pageUrl: step.pageUrl,
+      timestamp: new Date(step.timestamp),
+      value: step.value,
+      errorMessage: step.error?.originalMessage ?? null,
+      normalizedHtml: step.normalizedHtml ?? null,
+      pageScreenshot: step.pageScreenshot && {
+        name: `share-${runId}-step-${step.sequence}-page.jpg`,
+        mimeType: JPEG,
+        content: step.pageScreenshot,
+      },
+      elementScreenshot: step.elementScreenshot && {
+        name: `share-${runId}-step-${step.sequence}-element.jpg`,
+        mimeType: JPEG,
+        content: step.elementScreenshot,
+      },
+      file: file && { name: file.fileName, mimeType: file.mimeType, content: file.content },
+    });
+  }
+
+  async function validate(
+    job: Job,
+    session: LiveSession,
+    command: Extract<SessionCommand, { command: 'validate' }>,
+  ): Promise<ValidateResult | SessionFailure> {
+    const steps = command.steps.map((entry) =>
+      withSecret(entry.step, openSecret(entry.sealedSecret, entry.secretContext)),
+    );
+    const asks = createAskDuringRun(
+      {
+        store: deps.store,
+        secrets: deps.secrets,
+        redis: deps.redis,
+        keyPrefix: deps.keyPrefix,
+        timeoutMs: deps.askTimeoutMs,
+        log,
+      },
+      {
+        runId: command.runId,
+        userId: command.userId,
+        extractorId: command.extractorId,
+        rowsBySequence: new Map(
+          command.steps.map((entry) => [
+            entry.step.sequence,
+            { id: entry.actionId, label: entry.step.label ?? null },
+          ]),
+        ),
+      },
+    );
+    const report = (progress: ValidateProgress) => {
+      void job.updateProgress(progress).catch(() => undefined);
+      void publishLiveEvent(deps.redis, deps.keyPrefix, command.userId, {
+        type: 'validation-progress',
+        extractorId: command.extractorId,
+        ...progress,
+      }).catch(() => undefined);
+    };
+
+    session.isBusy = true;
+    try {
+      // A run starts from a fresh context (no cookies of the recording); the builder then goes on
+      // from where the validation left the page, so the fresh context replaces the old one.
+      const context = await deps.pool.newContext();
+      const page = await context.newPage();
+      await sessions.replaceContext(session, context, page);
+      const result = await runFlow(
+        page,
+        steps,
+        {
+          ask: asks.ask,
+          onStepStart: (step, index, total) =>
+            report({
+              progress: Math.round((index / Math.max(total, 1)) * 100),
+              actionType: step.type,
+              sequence: step.sequence,
+            }),
+        },
+        { navigationPolicy: deps.navigationPolicy },
+      );
+      const last = steps.at(-1);
+      report({ progress: 100, actionType: last?.type ?? 'END', sequence: last?.sequence ?? 0 });
+      return {
+        ok: true,
+        status: result.status,
+        errorSequence: result.error?.sequence ?? null,
+        errorMessage:
+          result.error?.originalMessage ?? (asks.expired() ? 'The question was not answered in time.' : null),
+        errorCode: result.error?.code ?? null,
+        steps: result.steps.map((step) => ({
+          sequence: step.sequence,
+          status: step.status,
+          pageUrl: step.pageUrl,
+          timestamp: step.timestamp,
+          pageScreenshot: base64(step.pageScreenshot),
+          elementScreenshot: base64(step.elementScreenshot),
+        })),
+      };
+    } finally {
+      session.isBusy = false;
+    }
+  }
+
+  async function image(session: LiveSession) {
+    const frame = deps.views.latestFrame(session.id);
+    if (frame)
+      return {
+        ok: true as const,
+        image: frame.data,
+        pageUrl: session.page.url(),
+        width: frame.width,
+        height: frame.height,
+      };
+    const shot = await session.page.screenshot({ type: 'jpeg', quality: 70, timeout: 5_000 });
+    const viewport = session.page.viewportSize() ?? { width: 0, height: 0 };
+    return { ok: true as const, image: shot.toString('base64'), pageUrl: session.page.url(), ...viewport };
+  }
+
+  async function pageAreas(session: LiveSession, reload: boolean) {
+    if (reload) await session.page.reload({ waitUntil: 'load', timeout: RELOAD_TIMEOUT_MS });
+    const [areas, shot] = await Promise.all([
+      pageElementAreas(session.page),
+      session.page.screenshot({ type: 'jpeg', quality: 70, timeout: 5_000 }).catch(() => undefined),
+    ]);
+    return { ok: true as const, pageUrl: session.page.url(), areas, pageScreenshot: base64(shot) };
+  }
+
+  async function maskPreview(
+    session: LiveSession,
+    command: Extract<SessionCommand, { command: 'maskPreview' }>,
+  ) {
+    const target = {
+      selectorType: 'CSS' as const,
+      selectorValue: command.selectorValue,
+      framePath: [],
+      fallbackLocators: [],
+    };
+    const read: FlowAction[] = [
+      { sequence: 0, type: 'GET_TEXT', target, options: {} },
+      command.numberMask
+        ? { sequence: 1, type: 'GET_NUMBER', target, options: { numberFormat: command.numberMask } }
+        : {
+            sequence: 1,
+            type: 'GET_DATE',
+            target,
+            options: { ...(command.dateMask ? { datetimeFormat: command.dateMask } : {}) },
+          },
+    ];
+    const result = await runFlow(
+      session.page,
+      read,
+      { ask: () => Promise.resolve('') },
+      {
+        navigationPolicy: deps.navigationPolicy,
+        capturePageScreenshots: false,
+        captureElementScreenshots: false,
+        limits: { elementTimeoutMs: 3_000 },
+      },
+    );
+    if (result.status !== 'SUCCESS') {
+      const error = result.error;
+      return failure('AUTOMATION', error?.originalMessage ?? 'The mask could not be applied', error);
+    }
+    const text = result.values[0];
+    const value = result.values[1];
+    if (text?.kind !== 'text' || (value?.kind !== 'number' && value?.kind !== 'datetime'))
+      return failure('AUTOMATION', 'The element has no value this mask reads');
+    return { ok: true as const, text: text.value, value: value.value };
+  }
+
+  return async function processSessionCommand(job: Job): Promise<unknown> {
+    const parsed = sessionCommandSchema.safeParse(job.data);
+    if (!parsed.success) return failure('INVALID', `Malformed session command: ${parsed.error.message}`);
+    const command = parsed.data;
+    const jobLog = log.child({ jobId: job.id, command: command.command });
+
+    if (command.command === 'open') {
+      const session = await sessions.open(command.userId);
+      jobLog.info({ sessionId: session.id }, 'live session opened');
+      return { ok: true, workerId: deps.workerId, sessionId: session.id };
+    }
+    if (command.command === 'close') {
+      await deps.views.detach(command.sessionId);
+      await sessions.close(command.sessionId, command.userId);
+      return { ok: true };
+    }
+
+    const session = sessions.use(command.sessionId, command.userId);
+    if (!session) return sessionLost();
+    try {
+      switch (command.command) {
+        case 'execute':
+          return await execute(session, command);
+        case 'validate':
+          return await validate(job, session, command);
+        case 'evaluatePoint': {
+          const element = await elementAtPoint(session.page, command.point);
+          return element
+            ? { ok: true, ...element, selector: element.selectorValue }
+            : failure('NO_ELEMENT', 'There is no element at this point of the page.');
+        }
+        case 'pageAreas':
+          return await pageAreas(session, command.reload);
+        case 'image':
+          return await image(session);
+        case 'maskPreview':
+          return await maskPreview(session, command);
+      }
+    } catch (error) {
+      if (session.page.isClosed()) return sessionLost();
+      const classified = classifyError(error, undefined);
+      jobLog.warn({ err: error }, 'session command failed');
+      return failure(
+        classified.code === AUTOMATION_CODES.UNKNOWN_ERROR ? 'INVALID' : 'AUTOMATION',
+        classified.originalMessage,
+        classified,
+      );
+    }
+  };
+}

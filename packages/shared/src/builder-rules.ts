@@ -1,0 +1,201 @@
+import { IF_SEQUENCE_MAX_DIGITS, SEQUENCE_STEP, WAIT_SECONDS_MAX, WAIT_SECONDS_MIN } from './constants.js';
+import type { ActionOptions, ElementTarget } from './contracts/automation.js';
+import {
+  EXTRACTOR_ACTION_TYPES,
+  FENGINE_ACTION_TYPES,
+  INSERTOR_ACTION_TYPES,
+  type ActionType,
+  type Condition,
+  type ExtractorType,
+} from './enums.js';
+import { MESSAGES } from './messages.js';
+
+/**
+ * The add-action rules of automation spec §5, shared by the API (which enforces them) and the
+ * builder screens (which show them as the user types).
+ */
+
+/** Actions that act on, or read, one element of the page: they need a target. */
+export const ELEMENT_ACTION_TYPES: readonly ActionType[] = [
+  'CLICK',
+  'TYPE_TEXT',
+  'CLICK_SELECT',
+  'TYPE_PASSWORD',
+  'GET_TEXT',
+  'GET_NUMBER',
+  'GET_DATE',
+  'GET_IMAGE',
+  'GET_FILE',
+  'MOVE',
+  'WAIT_UNTIL_EXISTS',
+  'WAIT_UNTIL_NOT_EXISTS',
+  'WAIT_UNTIL_DISPLAYED',
+  'WAIT_UNTIL_NOT_DISPLAYED',
+  'WAIT_UNTIL_ENABLED',
+  'WAIT_UNTIL_NOT_ENABLED',
+  'CLICK_IF_EXISTS',
+  'CLICK_IF_DISPLAYED',
+  'CLICK_IF_ENABLED',
+  'IF_EXISTS',
+  'IF_NOT_EXISTS',
+  'IF_DISPLAYED',
+  'IF_NOT_DISPLAYED',
+  'IF_ENABLED',
+  'IF_NOT_ENABLED',
+  'ASK_CAPTCHA',
+];
+
+/** Results IF_CONDITION can compare: GET_* reads and scripts. */
+export const CONDITION_SOURCE_TYPES: readonly ActionType[] = [
+  'GET_TEXT',
+  'GET_NUMBER',
+  'GET_DATE',
+  'GET_TABLE',
+  'GET_IMAGE',
+  'GET_FILE',
+  'SCRIPT',
+];
+
+const ORDERING_CONDITIONS: readonly Condition[] = [
+  'GREATER_THAN',
+  'LESS_THAN',
+  'GREATER_EQUAL_THAN',
+  'LESS_EQUAL_THAN',
+];
+
+/** Which actions a builder offers (automation spec §3; F-engine actions are not run yet). */
+export function offeredActionTypes(extractorType: ExtractorType): readonly ActionType[] {
+  if (extractorType === 'INSERTOR' || extractorType === 'FENGINE_INSERTOR')
+    return INSERTOR_ACTION_TYPES.filter((type) => !FENGINE_ACTION_TYPES.includes(type as never));
+  return EXTRACTOR_ACTION_TYPES;
+}
+
+/** Default sequence of a new action: the next multiple of ten above the highest. */
+export function nextSequence(sequences: readonly number[]): number {
+  if (sequences.length === 0) return SEQUENCE_STEP;
+  const highest = Math.max(...sequences);
+  return (Math.floor(highest / SEQUENCE_STEP) + 1) * SEQUENCE_STEP;
+}
+
+/** WAIT seconds as the dialog takes them: digits only, clamped 0–60, empty is 0. */
+export function clampWaitSeconds(value: string | number | undefined): number {
+  const seconds = typeof value === 'number' ? value : Number((value ?? '').replace(/\D/g, '') || '0');
+  if (!Number.isFinite(seconds)) return WAIT_SECONDS_MIN;
+  return Math.min(WAIT_SECONDS_MAX, Math.max(WAIT_SECONDS_MIN, Math.trunc(seconds)));
+}
+
+export function isHttpUrl(value: string | undefined): boolean {
+  if (!value) return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+export interface ActionRuleInput {
+  type: ActionType;
+  sequence: number;
+  target?: ElementTarget | undefined;
+  options: ActionOptions;
+  textValue?: string | undefined;
+  /** A secret is given now, or the action already has one. */
+  hasCredentials: boolean;
+}
+
+export interface OtherAction {
+  sequence: number;
+  type: ActionType;
+  options: ActionOptions;
+}
+
+export interface ActionRuleError {
+  field: string;
+  message: string;
+}
+
+/**
+ * The first broken rule of an action about to be added or changed, or null. `others` are the
+ * draft's other actions; `isNew` adds the sequence rules of the Add Action dialog.
+ */
+export function actionRuleError(
+  input: ActionRuleInput,
+  others: readonly OtherAction[],
+  extractorType: ExtractorType,
+  isNew: boolean,
+): ActionRuleError | null {
+  const required = (field: string): ActionRuleError => ({ field, message: MESSAGES['error.required'] });
+  if (!offeredActionTypes(extractorType).includes(input.type))
+    return { field: 'type', message: MESSAGES['extractor.action.not.offered'] };
+
+  if (isNew) {
+    if (others.length === 0 && input.type !== 'NAVIGATE')
+      return { field: 'type', message: MESSAGES['extractor.first.action.navigate'] };
+    const first = Math.min(...others.map((action) => action.sequence));
+    if (
+      input.sequence < 0 ||
+      (others.length > 0 && input.sequence <= first) ||
+      others.some((action) => action.sequence === input.sequence)
+    )
+      return { field: 'sequence', message: MESSAGES['error.invalid.value'] };
+  }
+
+  const text = input.textValue?.trim();
+  switch (input.type) {
+    case 'NAVIGATE':
+      if (!isHttpUrl(text)) return { field: 'textValue', message: MESSAGES['error.invalid.url'] };
+      break;
+    case 'RAISE_ERROR':
+      if (!text) return required('textValue');
+      break;
+    case 'TYPE_TEXT':
+      if (input.textValue === undefined) return required('textValue');
+      break;
+    case 'TYPE_PASSWORD':
+      if (!input.hasCredentials) return required('credentials');
+      break;
+    case 'CLICK_SELECT':
+      if (!input.options.select?.option && !text) return required('options.select.option');
+      break;
+    case 'GET_TABLE':
+      if (!input.options.table?.name?.trim()) return required('options.table.name');
+      break;
+    case 'SCRIPT':
+      if (!input.options.script?.script.trim()) return required('options.script.script');
+      break;
+    case 'MOUSE_CLICK':
+    case 'MOUSE_MOVE':
+      if (!input.options.point) return required('options.point');
+      break;
+    case 'IF_CONDITION': {
+      const condition = input.options.condition;
+      if (!condition) return required('options.condition');
+      const source = others.find((action) => action.sequence === condition.sequenceSource);
+      if (!source || source.sequence >= input.sequence || !CONDITION_SOURCE_TYPES.includes(source.type))
+        return { field: 'options.condition.sequenceSource', message: MESSAGES['error.invalid.value'] };
+      if (ORDERING_CONDITIONS.includes(condition.condition) && !comparesAsNumberOrDate(source))
+        return { field: 'options.condition.condition', message: MESSAGES['error.invalid.value'] };
+      if (!condition.value.trim()) return required('options.condition.value');
+      break;
+    }
+    default:
+      break;
+  }
+  if (ELEMENT_ACTION_TYPES.includes(input.type) && !input.target?.selectorValue) return required('target');
+  if (input.type === 'GET_TABLE' && !input.options.table?.tableSelector) return required('options.table');
+  if (input.type.startsWith('IF_')) {
+    const destination = input.options.sequenceDestination;
+    if (destination === undefined) return required('options.sequenceDestination');
+    if (String(destination).length > IF_SEQUENCE_MAX_DIGITS || destination <= input.sequence)
+      return { field: 'options.sequenceDestination', message: MESSAGES['error.invalid.value'] };
+  }
+  return null;
+}
+
+/** GREATER_THAN and the other orderings are offered for numbers and dates only (spec §5). */
+function comparesAsNumberOrDate(source: OtherAction): boolean {
+  if (source.type === 'GET_NUMBER' || source.type === 'GET_DATE') return true;
+  const returnType = source.options.script?.returnType;
+  return source.type === 'SCRIPT' && (returnType === 'NUMBER' || returnType === 'DATETIME');
+}

@@ -1,0 +1,275 @@
+import { z } from 'zod';
+import { TEXT_FIELD_MAX_LENGTH } from '../constants.js';
+import { ACTION_TYPES, ACTION_VALIDATIONS, EXTRACTOR_TYPES } from '../enums.js';
+import {
+  actionOptionsSchema,
+  dateMaskSchema,
+  elementAtPointSchema,
+  elementTargetSchema,
+  flowActionSchema,
+  numberMaskSchema,
+  pageElementAreaSchema,
+  pointSchema,
+  stepValueSchema,
+} from './automation.js';
+
+/**
+ * The action builder (automation spec §2 "Action builder", §4 builder states, §7 extractor calls).
+ * One open builder per user and extractorType; its calls carry no id (the old product's contract),
+ * so the API keeps the caller's current builder (docs/automation-runtime.md "Builder sessions").
+ */
+
+export const BUILDER_MESSAGES = {
+  noBuilder: 'No builder is open: open the extractor with Edit (or create one) first.',
+  sessionLost: 'The live browser of this builder was lost; the page starts again from a blank tab.',
+  busy: 'The builder is busy with another request; try again in a moment.',
+  noWorker: 'No worker is available to open a browser right now; try again in a moment.',
+  actionNotFound: 'There is no action with this sequence.',
+  executeFailed: 'The action could not be executed on the page.',
+  noElementAtPoint: 'There is no element at this point of the page.',
+  maskError: 'Error to apply mask',
+  timezonesError: 'Error to get Timezones',
+  validating: 'A validation of this builder is already running.',
+  saved: 'Saved',
+  ended: 'Builder closed',
+  sequenceChanged: 'Sequence changed',
+  actionDeleted: 'Action removed; validate the extractor again before saving.',
+  noImage: 'Image for navigator not available yet.',
+} as const;
+
+/** Query of every builder call: which of the caller's builders (extractor, insertor, navigator). */
+export const builderQuerySchema = z.object({
+  extractorType: z.enum(EXTRACTOR_TYPES).default('EXTRACTOR'),
+});
+export type BuilderQuery = z.infer<typeof builderQuerySchema>;
+
+/** An AES-GCM sealed value as kept in the builder draft (base64 parts; see @pagewright/db). */
+export const sealedSecretJsonSchema = z.object({
+  ciphertext: z.string(),
+  iv: z.string(),
+  authTag: z.string(),
+});
+export type SealedSecretJson = z.infer<typeof sealedSecretJsonSchema>;
+
+/**
+ * One action of the draft the builder edits (kept server-side until PUT /extractor/edit saves it).
+ * `step.options.text` never holds a secret: TYPE_PASSWORD's text is `sealedSecret`.
+ */
+export const draftActionSchema = z.object({
+  id: z.string().uuid(),
+  /** The action exists in the saved extractor (readOnlyEdit looks at this). */
+  isSaved: z.boolean(),
+  step: flowActionSchema,
+  sealedSecret: sealedSecretJsonSchema.nullable(),
+  saveOptionsFlag: z.boolean(),
+  pageUrl: z.string().nullable(),
+  timestamp: z.string().nullable(),
+  validation: z.enum(ACTION_VALIDATIONS),
+  errorMessage: z.string().nullable(),
+  /** What the step read when it last ran in the builder (IF_CONDITION compares with it). */
+  value: stepValueSchema.nullable(),
+  /** Screenshots: a key of the draft's image store, or a StoredFile of the saved action. */
+  pageScreenshotFileId: z.string().nullable(),
+  elementScreenshotFileId: z.string().nullable(),
+  hasDraftPageScreenshot: z.boolean(),
+  hasDraftElementScreenshot: z.boolean(),
+});
+export type DraftAction = z.infer<typeof draftActionSchema>;
+
+/** The live browser a builder drives: which worker owns it and the session there. */
+export const liveSessionRefSchema = z.object({ workerId: z.string(), sessionId: z.string() });
+export type LiveSessionRef = z.infer<typeof liveSessionRefSchema>;
+
+export const builderRecordSchema = z.object({
+  extractorId: z.string().uuid(),
+  extractorType: z.enum(EXTRACTOR_TYPES),
+  actions: z.array(draftActionSchema),
+  live: liveSessionRefSchema.nullable(),
+  /** Navigators: the run the screen share shows. */
+  shareRunId: z.string().uuid().nullable(),
+  shareUrl: z.string().nullable(),
+  openedAt: z.string(),
+});
+export type BuilderRecord = z.infer<typeof builderRecordSchema>;
+
+/** An action as the builder shows it (automation spec §3 "Action"). Secrets are never returned. */
+export const builderActionSchema = z.object({
+  id: z.string(),
+  sequence: z.number().int(),
+  type: z.enum(ACTION_TYPES),
+  label: z.string().nullable(),
+  selectorType: z.enum(['CSS', 'XPATH']),
+  selectorValue: z.string().nullable(),
+  xpathValue: z.string().nullable(),
+  framePath: z.array(z.string()),
+  fallbackLocators: elementTargetSchema.shape.fallbackLocators,
+  textValue: z.string().nullable(),
+  hasCredentials: z.boolean(),
+  saveOptionsFlag: z.boolean(),
+  options: actionOptionsSchema,
+  pageURL: z.string().nullable(),
+  timestamp: z.string().nullable(),
+  validation: z.enum(ACTION_VALIDATIONS),
+  errorMessage: z.string().nullable(),
+  isSaved: z.boolean(),
+  hasPageScreenshot: z.boolean(),
+  hasElementScreenshot: z.boolean(),
+});
+export type BuilderAction = z.infer<typeof builderActionSchema>;
+
+export const builderViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  extractorType: z.enum(EXTRACTOR_TYPES),
+  viewerEmail: z.string().nullable(),
+  actions: z.array(builderActionSchema),
+  /** Every action passed the last validation (save needs it). */
+  isValidated: z.boolean(),
+  /** Navigators: the read-only screen-share link for the viewer. */
+  screenShareUrl: z.string().nullable(),
+});
+export type BuilderView = z.infer<typeof builderViewSchema>;
+
+const actionFields = {
+  label: z.string().trim().max(128).optional(),
+  target: elementTargetSchema.optional(),
+  options: actionOptionsSchema.optional(),
+  /** NAVIGATE's URL, TYPE_TEXT's text, RAISE_ERROR's message, WAIT's seconds, an ask's question. */
+  textValue: z.string().max(TEXT_FIELD_MAX_LENGTH).optional(),
+  /** TYPE_PASSWORD's secret (stored sealed), or the answer an ASK_* step types while recording. */
+  credentials: z.string().max(TEXT_FIELD_MAX_LENGTH).optional(),
+  saveOptionsFlag: z.boolean().optional(),
+};
+
+/** POST /extractor/: add an action at `sequence` (default: next ten) and execute it on the page. */
+export const addActionRequestSchema = z.object({
+  type: z.enum(ACTION_TYPES),
+  sequence: z.number().int().optional(),
+  ...actionFields,
+});
+export type AddActionRequest = z.infer<typeof addActionRequestSchema>;
+/** What a client sends (defaults such as the target's framePath may be left out). */
+export type AddActionInput = z.input<typeof addActionRequestSchema>;
+
+/** POST /extractor/action: change the action at `sequence` (it needs validating again). */
+export const changeActionRequestSchema = z.object({
+  sequence: z.number().int(),
+  ...actionFields,
+});
+export type ChangeActionRequest = z.infer<typeof changeActionRequestSchema>;
+
+export const addActionResponseSchema = z.object({
+  action: builderActionSchema,
+  label: z.string().nullable(),
+  options: actionOptionsSchema,
+  value: stepValueSchema.nullable(),
+  /** JPEG of the page after the action, base64. */
+  pageScreenshot: z.string().nullable(),
+  fserviceDTO: z.null(),
+  managementDTO: z.null(),
+});
+export type AddActionResponse = z.infer<typeof addActionResponseSchema>;
+
+export const sequenceQuerySchema = z.object({
+  sequence: z.coerce.number().int(),
+  extractorType: z.enum(EXTRACTOR_TYPES).default('EXTRACTOR'),
+});
+
+export const changeSequenceQuerySchema = z.object({
+  currentSequence: z.coerce.number().int(),
+  newSequence: z.coerce.number().int(),
+  extractorType: z.enum(EXTRACTOR_TYPES).default('EXTRACTOR'),
+});
+
+export const resequenceResponseSchema = z.array(
+  z.object({ sequenceBefore: z.number().int(), sequenceAfter: z.number().int() }),
+);
+export type ResequenceResponse = z.infer<typeof resequenceResponseSchema>;
+
+export const evaluatePointRequestSchema = pointSchema;
+export const evaluatePointResponseSchema = elementAtPointSchema.extend({
+  /** The spec's element-at-point answer: `selector` and `type`. */
+  selector: z.string(),
+});
+export type EvaluatePointResponse = z.infer<typeof evaluatePointResponseSchema>;
+
+export const normalizedPageSchema = z.object({
+  pageURL: z.string(),
+  /** JPEG of the page the areas were read from, base64. */
+  pageScreenshot: z.string().nullable(),
+  areas: z.array(pageElementAreaSchema),
+  fserviceDTO: z.object({ sections: z.array(z.unknown()) }),
+});
+export type NormalizedPage = z.infer<typeof normalizedPageSchema>;
+
+export const screenshotResponseSchema = z.object({
+  sequence: z.number().int(),
+  pageScreenshot: z.string().nullable(),
+  elementScreenshot: z.string().nullable(),
+});
+export type ScreenshotResponse = z.infer<typeof screenshotResponseSchema>;
+
+/** GET /extractor/screenshot/all: element screenshots (base64 JPEG) by sequence. */
+export const allScreenshotsResponseSchema = z.record(z.string(), z.string().nullable());
+
+export const liveImageResponseSchema = z.object({
+  image: z.string(),
+  pageURL: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+});
+export type LiveImageResponse = z.infer<typeof liveImageResponseSchema>;
+
+/** POST /extractor/number/mask: preview a number mask on the element it reads. */
+export const numberMaskPreviewRequestSchema = numberMaskSchema.extend({
+  selectorValue: z.string().min(1).max(TEXT_FIELD_MAX_LENGTH),
+  xpathValue: z.string().max(TEXT_FIELD_MAX_LENGTH).optional(),
+});
+/** POST /extractor/dateTime/mask: payload gmt, mask, selectorValue (automation spec §7). */
+export const dateMaskPreviewRequestSchema = dateMaskSchema.extend({
+  selectorValue: z.string().min(1).max(TEXT_FIELD_MAX_LENGTH),
+});
+export const maskPreviewResponseSchema = z.object({
+  /** The element's text as the page shows it. */
+  text: z.string(),
+  /** The value the mask reads from it (a number, or an ISO 8601 date-time in UTC). */
+  value: z.union([z.number(), z.string()]),
+});
+export type MaskPreviewResponse = z.infer<typeof maskPreviewResponseSchema>;
+
+export const timezonesResponseSchema = z.array(z.string());
+
+/** GET /extractor/edit/normalized?sequence=: what the page looked like when that action ran. */
+export const actionNormalizedResponseSchema = z.object({
+  sequence: z.number().int(),
+  pageURL: z.string().nullable(),
+  pageScreenshot: z.string().nullable(),
+  elementScreenshot: z.string().nullable(),
+  target: elementTargetSchema.nullable(),
+});
+
+/** The last line of GET /extractor/validate (after the `progress|type` lines). */
+export const validationResultSchema = z.object({
+  error: z.string().nullable(),
+  code: z.number().int().nullable(),
+  data: z.object({
+    sequence: z.number().int().nullable(),
+    actions: z.array(
+      z.object({
+        sequence: z.number().int(),
+        validation: z.enum(ACTION_VALIDATIONS),
+        errorMessage: z.string().nullable(),
+      }),
+    ),
+  }),
+});
+export type ValidationResult = z.infer<typeof validationResultSchema>;
+
+/** PUT /extractor/edit: save the draft (name and description may change with it). */
+export const saveBuilderRequestSchema = z
+  .object({
+    name: z.string().trim().min(1).max(128).optional(),
+    description: z.string().trim().min(1).max(1024).optional(),
+  })
+  .default({});

@@ -1,0 +1,589 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import request from 'supertest';
+import { createPrismaClient } from '@pagewright/db';
+import {
+  MESSAGES,
+  type AddActionInput,
+  type BuilderView,
+  type EvaluatePointResponse,
+  type NormalizedPage,
+  type PendingAskAction,
+  type RunDetail,
+  type ValidationResult,
+} from '@pagewright/shared';
+import { FIXTURE_PASSWORD, startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
+import { createConfirmedUser } from '../support/accounts.js';
+
+const apiUrl = inject('apiUrl');
+const mailUrl = inject('mailUrl');
+const db = createPrismaClient(inject('databaseUrl'));
+const api = () => request(apiUrl);
+const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+const EXTRACTOR = { extractorType: 'EXTRACTOR' } as const;
+
+interface User {
+  id: string;
+  token: string;
+}
+
+let site: FixtureSite;
+let owner: User;
+let stranger: User;
+
+async function signUp(label: string): Promise<User> {
+  const account = await createConfirmedUser(apiUrl, mailUrl, label);
+  const row = await db.user.findUniqueOrThrow({ where: { email: account.username.toLowerCase() } });
+  return { id: row.id, token: account.accessToken };
+}
+
+async function startBuilder(user: User, name: string): Promise<string> {
+  const created = await api()
+    .post('/api/extractor/start')
+    .set(bearer(user.token))
+    .send({ name, description: `${name} flow`, extractorType: 'EXTRACTOR' })
+    .expect(201);
+  return (created.body as { id: string }).id;
+}
+
+function add(user: User, body: AddActionInput) {
+  return api().post('/api/extractor/').query(EXTRACTOR).set(bearer(user.token)).send(body);
+}
+
+async function added(user: User, body: AddActionInput): Promise<number> {
+  const answer = await add(user, body);
+  expect(answer.status, `${body.type}: ${JSON.stringify(answer.body)}`).toBe(200);
+  return (answer.body as { action: { sequence: number } }).action.sequence;
+}
+
+/** Picks an element the way the builder screen does: by clicking a point of the page. */
+async function pick(user: User, selectorPart: string): Promise<EvaluatePointResponse> {
+  const page = (
+    await api().post('/api/extractor/normalized').query(EXTRACTOR).set(bearer(user.token)).expect(200)
+  ).body as NormalizedPage;
+  const area = page.areas.find(
+    (candidate) => candidate.selector.includes(selectorPart) && candidate.width > 0,
+  );
+  expect(area, `an area for ${selectorPart} among ${page.areas.length}`).toBeDefined();
+  const point = { x: area!.x + area!.width / 2, y: area!.y + area!.height / 2 };
+  const element = await api()
+    .post('/api/extractor/evaluate/point')
+    .query(EXTRACTOR)
+    .set(bearer(user.token))
+    .send(point)
+    .expect(200);
+  return element.body as EvaluatePointResponse;
+}
+
+const target = (selectorValue: string) => ({ selectorValue });
+
+/** Answers the next ask of `runId` (or of any run when omitted) within 20 s. */
+async function answerNextAsk(
+  user: User,
+  textValue: string,
+  runId?: string,
+  endedWithout?: () => string | undefined,
+): Promise<PendingAskAction> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const ended = endedWithout?.();
+    if (ended !== undefined) throw new Error(`ended before asking: ${ended.slice(0, 1500)}`);
+    const pending = await api()
+      .get('/api/extractor/getPendingAskActionToFill')
+      .query(EXTRACTOR)
+      .set(bearer(user.token));
+    if (pending.status === 200 && (!runId || (pending.body as PendingAskAction).runId === runId)) {
+      const ask = pending.body as PendingAskAction;
+      await api()
+        .post('/api/extractor/updatePendingAskAction')
+        .set(bearer(user.token))
+        .send({ id: ask.id, textValue })
+        .expect(200);
+      return ask;
+    }
+    if (Date.now() > deadline) throw new Error('no pending ask within 20 s');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function parseValidation(text: string): { progress: string[]; result: ValidationResult } {
+  const lines = text.trim().split('\n');
+  const last = lines.pop() ?? '';
+  return { progress: lines, result: JSON.parse(last) as ValidationResult };
+}
+
+async function waitForRun(user: User, runId: string): Promise<RunDetail> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const run = (await api().get(`/api/extractor/run/${runId}`).set(bearer(user.token)).expect(200))
+      .body as RunDetail;
+    if (run.status !== 'EXECUTING') return run;
+    if (Date.now() > deadline) throw new Error(`run ${runId} still EXECUTING`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+beforeAll(async () => {
+  site = await startFixtureSite();
+  [owner, stranger] = await Promise.all([signUp('builder-owner'), signUp('builder-stranger')]);
+});
+
+afterAll(async () => {
+  await site?.close();
+  await db.$disconnect();
+});
+
+describe('the action builder (record, validate, save, run)', () => {
+  let extractorId: string;
+
+  it('records a flow using every kind of action, validates it, saves it and runs it', async () => {
+    extractorId = await startBuilder(owner, 'Every action');
+    const page = (name: string) => `${site.url}/pages/${name}`;
+
+    // A brand-new builder starts with Navigate.
+    const notFirst = await add(owner, { type: 'CLICK', target: target('#x') }).expect(400);
+    expect(notFirst.body).toMatchObject({
+      message: MESSAGES['extractor.first.action.navigate'],
+      field: 'type',
+    });
+    const badUrl = await add(owner, { type: 'NAVIGATE', textValue: 'not a url' }).expect(400);
+    expect(badUrl.body).toMatchObject({ message: 'Invalid URL', field: 'textValue' });
+
+    expect(await added(owner, { type: 'NAVIGATE', textValue: page('login.html') })).toBe(10);
+    const username = await pick(owner, 'username');
+    expect(username).toMatchObject({ type: 'INPUTABLE_TEXT' });
+    expect(username.fallbackLocators.length).toBeGreaterThan(1);
+    expect(await added(owner, { type: 'TYPE_TEXT', target: username, textValue: 'ops-user' })).toBe(20);
+    const password = await pick(owner, 'password');
+    expect(password.type).toBe('INPUTABLE_PASSWORD');
+    await added(owner, { type: 'TYPE_PASSWORD', target: password, credentials: FIXTURE_PASSWORD });
+    await added(owner, { type: 'MOVE', target: target('#login-submit') });
+    const submit = await pick(owner, 'login-submit');
+    expect(submit.type).toBe('CLICKABLE');
+    await added(owner, { type: 'CLICK', target: submit });
+    const welcome = await add(owner, {
+      type: 'GET_TEXT',
+      label: 'Welcome',
+      target: target('#welcome'),
+    }).expect(200);
+    expect(welcome.body).toMatchObject({
+      value: { kind: 'text', value: 'Welcome, ops-user' },
+      label: 'Welcome',
+    });
+    expect(typeof welcome.body.pageScreenshot).toBe('string');
+    await added(owner, {
+      type: 'SCRIPT',
+      label: 'Welcome length',
+      options: {
+        script: {
+          script: "return document.querySelector('#welcome').textContent.length;",
+          returnType: 'NUMBER',
+        },
+      },
+    });
+    await added(owner, {
+      type: 'ASK_QUESTION',
+      label: 'Reference',
+      textValue: 'Which reference?',
+      credentials: 'REF-1',
+    });
+
+    await added(owner, { type: 'NAVIGATE', textValue: page('table.html') });
+    await added(owner, { type: 'WAIT_UNTIL_NOT_ENABLED', target: target('#previous-page') });
+    const amount = await add(owner, {
+      type: 'GET_NUMBER',
+      label: 'First amount',
+      target: target('#statement-rows tr:first-child td:nth-child(2)'),
+      options: {
+        numberFormat: {
+          beforePositive: '$',
+          afterPositive: '',
+          beforeNegative: '-',
+          afterNegative: '',
+          decimalSeparator: '.',
+          groupSeparator: ',',
+        },
+      },
+    }).expect(200);
+    expect(amount.body.value).toEqual({ kind: 'number', value: 1234.5 });
+    const amountSequence = (amount.body as { action: { sequence: number } }).action.sequence;
+    await added(owner, {
+      type: 'GET_DATE',
+      label: 'First date',
+      target: target('#statement-rows tr:first-child td:nth-child(3)'),
+      options: { datetimeFormat: { mask: 'MM/dd/yyyy', gmt: 'Etc/GMT0' } },
+    });
+    // Ordering conditions need a number or date source; GET_TEXT sources get Invalid Value.
+    const ifCondition = await added(owner, {
+      type: 'IF_CONDITION',
+      options: {
+        condition: { sequenceSource: amountSequence, condition: 'GREATER_THAN', value: '1000' },
+        sequenceDestination: 9990,
+      },
+    });
+    await added(owner, {
+      type: 'GET_TABLE',
+      options: {
+        table: {
+          name: 'Statements',
+          tableSelector: '#statements',
+          rowSelector: '#statement-rows tr',
+          columns: [
+            { label: 'Name', selector: 'td:nth-child(1)', type: 'TEXT' },
+            {
+              label: 'Amount',
+              selector: 'td:nth-child(2)',
+              type: 'NUMBER',
+              numberMask: {
+                beforePositive: '$',
+                afterPositive: '',
+                beforeNegative: '-',
+                afterNegative: '',
+                decimalSeparator: '.',
+                groupSeparator: ',',
+              },
+            },
+          ],
+          maxPages: 1,
+        },
+      },
+    });
+    const file = await add(owner, {
+      type: 'GET_FILE',
+      target: target('#statement-rows tr:first-child a'),
+    }).expect(200);
+    expect(file.body.value).toMatchObject({ kind: 'file', mimeType: 'application/pdf' });
+    await added(owner, { type: 'GET_IMAGE', label: 'Statements picture', target: target('#statements') });
+    await added(owner, { type: 'CLICK_IF_ENABLED', target: target('#next-page') });
+    await added(owner, { type: 'WAIT_UNTIL_ENABLED', target: target('#previous-page') });
+    for (const type of ['SCROLL_BOTTOM', 'SCROLL_UP', 'SCROLL_DOWN', 'SCROLL_TOP'] as const)
+      await added(owner, { type });
+    await added(owner, { type: 'MOUSE_MOVE', options: { point: { x: 5, y: 5 } } });
+    await added(owner, { type: 'MOUSE_CLICK', options: { point: { x: 5, y: 5 } } });
+
+    await added(owner, { type: 'NAVIGATE', textValue: page('select.html') });
+    await added(owner, {
+      type: 'CLICK_SELECT',
+      target: target('#plan'),
+      options: { select: { option: 'pro', options: [] } },
+    });
+    await added(owner, { type: 'GET_TEXT', label: 'Plan', target: target('#plan-result') });
+    await added(owner, { type: 'GO_BACK' });
+    await added(owner, { type: 'GO_FORWARD' });
+
+    await added(owner, { type: 'NAVIGATE', textValue: page('delayed.html') });
+    await added(owner, { type: 'WAIT_UNTIL_EXISTS', target: target('#loaded-message') });
+    await added(owner, { type: 'WAIT_UNTIL_NOT_EXISTS', target: target('#spinner') });
+    await added(owner, { type: 'WAIT_UNTIL_DISPLAYED', target: target('#loaded-message') });
+    await added(owner, { type: 'WAIT_UNTIL_NOT_DISPLAYED', target: target('#spinner') });
+    await added(owner, { type: 'CLICK_IF_EXISTS', target: target('#delayed-button') });
+    await added(owner, { type: 'CLICK_IF_DISPLAYED', target: target('#delayed-button') });
+    await added(owner, { type: 'WAIT', textValue: '0' });
+    const next = (sequence: number) => sequence + 10;
+    await added(owner, {
+      type: 'IF_NOT_EXISTS',
+      target: target('#missing'),
+      options: { sequenceDestination: 9000 },
+    });
+    await added(owner, {
+      type: 'IF_DISPLAYED',
+      target: target('#button-result'),
+      options: { sequenceDestination: 9000 },
+    });
+    await added(owner, {
+      type: 'IF_NOT_DISPLAYED',
+      target: target('#spinner'),
+      options: { sequenceDestination: 9000 },
+    });
+    let sequence = await added(owner, {
+      type: 'IF_ENABLED',
+      target: target('#delayed-button'),
+      options: { sequenceDestination: 9000 },
+    });
+    // Does not hold (the button is enabled): jumps to the next action, a no-op jump.
+    sequence = await added(owner, {
+      type: 'IF_NOT_ENABLED',
+      target: target('#delayed-button'),
+      options: { sequenceDestination: next(next(sequence)) },
+    });
+    // Does not hold either (nothing matches): jumps over the error.
+    sequence = await added(owner, {
+      type: 'IF_EXISTS',
+      target: target('#missing'),
+      options: { sequenceDestination: next(next(next(sequence))) },
+    });
+    const raise = await added(owner, { type: 'RAISE_ERROR', textValue: 'This error is jumped over' });
+    await added(owner, { type: 'GET_TEXT', label: 'Result', target: target('#button-result') });
+    await added(owner, { type: 'END' });
+    expect(raise).toBe(sequence + 10);
+
+    const view = (
+      await api().get('/api/extractor/current').query(EXTRACTOR).set(bearer(owner.token)).expect(200)
+    ).body as BuilderView;
+    const types = new Set(view.actions.map((action) => action.type));
+    expect(types.size).toBeGreaterThanOrEqual(40);
+    expect(view.isValidated).toBe(false);
+    // The typed secret is never returned.
+    expect(JSON.stringify(view)).not.toContain(FIXTURE_PASSWORD);
+    expect(view.actions.find((action) => action.type === 'TYPE_PASSWORD')).toMatchObject({
+      hasCredentials: true,
+      textValue: null,
+    });
+
+    // Saving needs a validation first.
+    const early = await api()
+      .put('/api/extractor/edit')
+      .query(EXTRACTOR)
+      .set(bearer(owner.token))
+      .send({})
+      .expect(400);
+    expect(early.body.message).toBe(MESSAGES['extractor.must.validate']);
+
+    // Validate: progress lines stream while the ask waits for its answer.
+    const validating = api()
+      .get('/api/extractor/validate')
+      .query(EXTRACTOR)
+      .set(bearer(owner.token))
+      .buffer(true);
+    let finished: { text: string } | undefined;
+    const validation = validating.then((answer) => {
+      finished = answer;
+      return answer;
+    });
+    const ask = await answerNextAsk(owner, 'REF-1', undefined, () => finished?.text);
+    expect(ask).toMatchObject({
+      type: 'ASK_QUESTION',
+      label: 'Reference',
+      options: { text: 'Which reference?' },
+    });
+    const streamed = await validation;
+    expect(streamed.status).toBe(200);
+    expect(streamed.headers['content-type']).toMatch(/^text\/plain/);
+    const { progress, result } = parseValidation(streamed.text);
+    expect(progress.length).toBeGreaterThanOrEqual(5);
+    expect(progress[0]).toBe('0|NAVIGATE');
+    expect(progress.at(-1)).toBe('100|END');
+    for (const line of progress) expect(line).toMatch(/^\d{1,3}\|[A-Z_]+$/);
+    expect(result, streamed.text.slice(-2000)).toMatchObject({ error: null, data: { sequence: null } });
+    expect(result.data.actions.every((action) => action.validation === 'SUCCESS')).toBe(true);
+
+    const all = (
+      await api().get('/api/extractor/screenshot/all').query(EXTRACTOR).set(bearer(owner.token)).expect(200)
+    ).body as Record<string, string | null>;
+    expect(Buffer.from(all['20']!, 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    const shot = await api()
+      .get('/api/extractor/screenshot')
+      .query({ ...EXTRACTOR, sequence: 60 })
+      .set(bearer(owner.token))
+      .expect(200);
+    expect(shot.body).toMatchObject({ sequence: 60 });
+    expect(typeof shot.body.pageScreenshot).toBe('string');
+
+    const saved = (
+      await api().put('/api/extractor/edit').query(EXTRACTOR).set(bearer(owner.token)).send({}).expect(200)
+    ).body as BuilderView;
+    expect(saved.isValidated).toBe(true);
+    expect(saved.actions.every((action) => action.isSaved)).toBe(true);
+    const rows = await db.extractorAction.findMany({ where: { extractorId }, orderBy: { sequence: 'asc' } });
+    expect(rows).toHaveLength(view.actions.length);
+    const passwordRow = rows.find((row) => row.type === 'TYPE_PASSWORD')!;
+    expect(passwordRow.textValue).toBeNull();
+    expect(Buffer.from(passwordRow.secretCiphertext!).toString('utf8')).not.toContain(FIXTURE_PASSWORD);
+    expect(rows.find((row) => row.sequence === ifCondition)).toMatchObject({
+      ifCondition: 'GREATER_THAN',
+      ifValue: '1000',
+    });
+    expect(rows.every((row) => row.isValidated)).toBe(true);
+
+    // Run the saved flow: values, files and screenshots are kept step by step.
+    const execute = await api()
+      .get(`/api/extractor/execute/${extractorId}`)
+      .set(bearer(owner.token))
+      .expect(200);
+    const runId = (execute.body as { runId: string }).runId;
+    await answerNextAsk(owner, 'REF-2', runId);
+    const run = await waitForRun(owner, runId);
+    expect(run.status, JSON.stringify(run.steps.filter((s) => s.errorMessage))).toBe('SUCCESS');
+    const step = (label: string) => run.steps.find((s) => s.label === label);
+    expect(step('Welcome')?.value).toEqual({ kind: 'text', value: 'Welcome, ops-user' });
+    expect(step('Welcome length')?.value).toEqual({ kind: 'number', value: 'Welcome, ops-user'.length });
+    expect(step('Reference')?.value).toEqual({ kind: 'text', value: 'REF-2' });
+    expect(step('First amount')?.value).toEqual({ kind: 'number', value: 1234.5 });
+    expect(step('First date')?.value).toEqual({ kind: 'datetime', value: '2025-03-14T00:00:00.000Z' });
+    expect(step('Plan')?.value).toEqual({ kind: 'text', value: 'Selected: Pro' });
+    expect(step('Result')?.value).toEqual({ kind: 'text', value: 'Continued' });
+    const raised = run.steps.filter((s) => s.sequence === raise);
+    expect(raised.every((s) => s.errorMessage === null && s.value?.kind === 'none')).toBe(true);
+    const fileStep = run.steps.find((s) => s.fileName?.endsWith('.pdf'));
+    expect(fileStep).toBeDefined();
+    const pdf = await api()
+      .get(`/api/extractor/run/${runId}/step/${fileStep!.sequence}/file`)
+      .set(bearer(owner.token))
+      .buffer(true)
+      .expect(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    const welcomeStep = step('Welcome')!;
+    expect(welcomeStep).toMatchObject({
+      hasPageScreenshot: true,
+      hasElementScreenshot: true,
+      hasNormalizedHtml: true,
+    });
+    const html = await api()
+      .get(`/api/extractor/run/${runId}/step/${welcomeStep.sequence}/html`)
+      .set(bearer(owner.token))
+      .expect(200);
+    expect(html.headers['content-type']).toMatch(/^text\/plain/);
+    expect(html.text).toContain('Welcome, ops-user');
+  });
+
+  it('keeps the first action in place, renumbers the rest, and moves references with them', async () => {
+    await api().get(`/api/extractor/edit/${extractorId}`).set(bearer(owner.token)).expect(200);
+    const first = await api()
+      .delete('/api/extractor/action')
+      .query({ ...EXTRACTOR, sequence: 10 })
+      .set(bearer(owner.token))
+      .expect(400);
+    expect(first.body.message).toBe(MESSAGES['extractor.first.action.delete.warning']);
+    const moveFirst = await api()
+      .put('/api/extractor/sequence')
+      .query({ ...EXTRACTOR, currentSequence: 10, newSequence: 15 })
+      .set(bearer(owner.token))
+      .expect(400);
+    expect(moveFirst.body.message).toBe(MESSAGES['extractor.first.action.change.warning']);
+    const beforeFirst = await api()
+      .put('/api/extractor/sequence')
+      .query({ ...EXTRACTOR, currentSequence: 20, newSequence: 5 })
+      .set(bearer(owner.token))
+      .expect(400);
+    expect(beforeFirst.body.message).toBe(MESSAGES['extractor.sequence.change.warning']);
+    const moved = (
+      await api()
+        .put('/api/extractor/sequence')
+        .query({ ...EXTRACTOR, currentSequence: 20, newSequence: 25 })
+        .set(bearer(owner.token))
+        .expect(200)
+    ).body as BuilderView;
+    expect(moved.actions.map((a) => a.sequence)).toContain(25);
+    expect(moved.actions.find((a) => a.sequence === 25)?.validation).toBe('NOTVALIDATED');
+
+    const pairs = (
+      await api().get('/api/extractor/resequence').query(EXTRACTOR).set(bearer(owner.token)).expect(200)
+    ).body as { sequenceBefore: number; sequenceAfter: number }[];
+    expect(pairs[0]).toEqual({ sequenceBefore: 10, sequenceAfter: 10 });
+    expect(pairs.find((pair) => pair.sequenceBefore === 25)).toEqual({
+      sequenceBefore: 25,
+      sequenceAfter: 20,
+    });
+    const after = (
+      await api().get('/api/extractor/current').query(EXTRACTOR).set(bearer(owner.token)).expect(200)
+    ).body as BuilderView;
+    expect(after.actions.map((a) => a.sequence)).toEqual(after.actions.map((_, index) => 10 + index * 10));
+    const ifCondition = after.actions.find((a) => a.type === 'IF_CONDITION')!;
+    const source = after.actions.find((a) => a.label === 'First amount')!;
+    expect(ifCondition.options.condition?.sequenceSource).toBe(source.sequence);
+
+    const removed = await api()
+      .delete('/api/extractor/action')
+      .query({ ...EXTRACTOR, sequence: 40 })
+      .set(bearer(owner.token))
+      .expect(200);
+    expect(removed.body.message).toBe(MESSAGES['extractor.action.deleted']);
+    const current = (
+      await api().get('/api/extractor/current').query(EXTRACTOR).set(bearer(owner.token)).expect(200)
+    ).body as BuilderView;
+    expect(current.isValidated).toBe(false);
+    // Nothing is saved until validated and saved again: the stored flow is intact.
+    expect(await db.extractorAction.count({ where: { extractorId } })).toBe(after.actions.length);
+    await api().get('/api/extractor/end').query(EXTRACTOR).set(bearer(owner.token)).expect(200);
+    await api().get('/api/extractor/current').query(EXTRACTOR).set(bearer(owner.token)).expect(404);
+  });
+
+  it('marks the failing action ERROR with the automation error and the earlier ones SUCCESS', async () => {
+    await startBuilder(owner, 'Failing flow');
+    await added(owner, { type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` });
+    await added(owner, { type: 'GET_TEXT', target: target('#login-title') });
+    await added(owner, { type: 'CLICK', target: target('#login-submit') });
+    // Changed after recording: the element no longer exists.
+    await api()
+      .post('/api/extractor/action')
+      .query(EXTRACTOR)
+      .set(bearer(owner.token))
+      .send({ sequence: 30, target: { selectorValue: '#gone', fallbackLocators: [] } })
+      .expect(200);
+    const validation = await api()
+      .get('/api/extractor/validate')
+      .query(EXTRACTOR)
+      .set(bearer(owner.token))
+      .buffer(true)
+      .expect(200);
+    const { result } = parseValidation(validation.text);
+    expect(result.data.sequence).toBe(30);
+    expect(result.code).toBe(100007);
+    expect(result.error).toMatch(/^No Such Element \(100007\)/);
+    expect(result.data.actions.map((a) => a.validation)).toEqual(['SUCCESS', 'SUCCESS', 'ERROR']);
+    await api().put('/api/extractor/edit').query(EXTRACTOR).set(bearer(owner.token)).send({}).expect(400);
+    await api().get('/api/extractor/end').query(EXTRACTOR).set(bearer(owner.token)).expect(200);
+  });
+
+  it("never lets another user open, read or drive someone's builder", async () => {
+    await api().get(`/api/extractor/edit/${extractorId}`).set(bearer(stranger.token)).expect(404);
+    await api().get('/api/extractor/current').query(EXTRACTOR).set(bearer(stranger.token)).expect(404);
+    await add(stranger, { type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` }).expect(404);
+    await api()
+      .get('/api/extractor/getImageNavigator')
+      .query(EXTRACTOR)
+      .set(bearer(stranger.token))
+      .expect(404);
+    await api().get('/api/extractor/validate').query(EXTRACTOR).set(bearer(stranger.token)).expect(404);
+    await api().get('/api/extractor/current').set(bearer('not-a-token')).expect(401);
+  });
+
+  it('previews masks on the live page and lists time zones', async () => {
+    await startBuilder(owner, 'Masks');
+    await added(owner, { type: 'NAVIGATE', textValue: `${site.url}/pages/table.html` });
+    const number = await api()
+      .post('/api/extractor/number/mask')
+      .query(EXTRACTOR)
+      .set(bearer(owner.token))
+      .send({
+        selectorValue: '#statement-rows tr:nth-child(2) td:nth-child(2)',
+        beforePositive: '$',
+        beforeNegative: '-',
+        decimalSeparator: '.',
+        groupSeparator: ',',
+      })
+      .expect(200);
+    expect(number.body).toEqual({ text: '-$20.00', value: -20 });
+    const date = await api()
+      .post('/api/extractor/dateTime/mask')
+      .query(EXTRACTOR)
+      .set(bearer(owner.token))
+      .send({
+        selectorValue: '#statement-rows tr:first-child td:nth-child(3)',
+        mask: 'MM/dd/yyyy',
+        gmt: 'America/New_York',
+      })
+      .expect(200);
+    expect(date.body).toEqual({ text: '03/14/2025', value: '2025-03-14T04:00:00.000Z' });
+    const bad = await api()
+      .post('/api/extractor/number/mask')
+      .query(EXTRACTOR)
+      .set(bearer(owner.token))
+      .send({ selectorValue: '#page-indicator', decimalSeparator: '.', groupSeparator: ',' })
+      .expect(422);
+    expect(bad.body.message).toMatch(/^Error to apply mask/);
+    const zones = (await api().get('/api/extractor/dateTime/timezones').set(bearer(owner.token)).expect(200))
+      .body as string[];
+    expect(zones[0]).toBe('Etc/GMT0');
+    expect(zones).toEqual(expect.arrayContaining(['Europe/Paris', 'America/New_York', 'Etc/GMT+3']));
+    const image = await api()
+      .get('/api/extractor/getImageNavigator')
+      .query(EXTRACTOR)
+      .set(bearer(owner.token))
+      .expect(200);
+    expect(image.body.pageURL).toBe(`${site.url}/pages/table.html`);
+    expect(Buffer.from(image.body.image as string, 'base64').subarray(0, 2)).toEqual(
+      Buffer.from([0xff, 0xd8]),
+    );
+    await api().get('/api/extractor/end').query(EXTRACTOR).set(bearer(owner.token)).expect(200);
+  });
+});
