@@ -50,6 +50,7 @@ const stack = await startStack({
   useBuild: process.env.BENCH_USE_SOURCE !== '1',
   // The login rate limit protects accounts; the benchmark measures raw throughput instead.
   env: { LOGIN_RATE_LIMIT_MAX: '100000000', LOG_LEVEL: 'error' },
+  logDirectory: 'bench-logs',
 });
 try {
   const user = await createConfirmedUser(stack.apiUrl, stack.mailUrl, 'bench');

@@ -587,3 +587,42 @@ describe('the action builder (record, validate, save, run)', () => {
     await api().get('/api/extractor/end').query(EXTRACTOR).set(bearer(owner.token)).expect(200);
   });
 });
+
+describe('a navigator recorded live and watched through its screen-share link', () => {
+  it('records each step for the viewer, and ends the share when the builder closes', async () => {
+    const NAVIGATOR = { extractorType: 'NAVIGATOR' } as const;
+    await api()
+      .post('/api/extractor/start')
+      .set(bearer(owner.token))
+      .send({
+        name: 'Shared session',
+        description: 'Watch me',
+        extractorType: 'NAVIGATOR',
+        viewerEmail: 'viewer@example.com',
+      })
+      .expect(201);
+    const view = (
+      await api().get('/api/extractor/current').query(NAVIGATOR).set(bearer(owner.token)).expect(200)
+    ).body as BuilderView;
+    expect(view.screenShareUrl).toMatch(/\/screen-share-viewer\/[A-Za-z0-9_-]{43}$/);
+    const token = view.screenShareUrl!.split('/').pop()!;
+
+    for (const body of [
+      { type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` },
+      { type: 'GET_TEXT', label: 'Title', target: target('#login-title') },
+    ] as const)
+      await api().post('/api/extractor/').query(NAVIGATOR).set(bearer(owner.token)).send(body).expect(200);
+
+    const watching = await api().get(`/api/extractor/token/${token}`).expect(200);
+    expect(watching.body).toMatchObject({ name: 'Shared session', status: 'EXECUTING' });
+    expect((watching.body as { actions: { type: string; hasScreen: boolean }[] }).actions).toEqual([
+      expect.objectContaining({ type: 'NAVIGATE', hasScreen: true }),
+      expect.objectContaining({ type: 'GET_TEXT', hasScreen: true }),
+    ]);
+    const screen = await api().get(`/api/extractor/token/${token}/step/20/screen`).buffer(true).expect(200);
+    expect(screen.headers['content-type']).toBe('image/jpeg');
+
+    await api().get('/api/extractor/end').query(NAVIGATOR).set(bearer(owner.token)).expect(200);
+    expect((await api().get(`/api/extractor/token/${token}`).expect(200)).body.status).toBe('SUCCESS');
+  });
+});

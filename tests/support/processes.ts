@@ -9,14 +9,24 @@ export interface RunningProcess {
   stop(): Promise<void>;
 }
 
-/** Starts a long-running child with its output in .pagewright/test-logs/<name>.log. */
+let logDirectory = 'test-logs';
+
+/**
+ * Where this process's children log, under .pagewright/ (default test-logs). A benchmark running
+ * beside the test suite uses its own, so neither reads (or kills by pid) the other's processes.
+ */
+export function useLogDirectory(name: string): void {
+  logDirectory = name;
+}
+
+/** Starts a long-running child with its output in .pagewright/<log directory>/<name>.log. */
 export function startProcess(
   name: string,
   command: string,
   args: string[],
   env: NodeJS.ProcessEnv,
 ): RunningProcess {
-  const logDir = fromRoot('.pagewright', 'test-logs');
+  const logDir = fromRoot('.pagewright', logDirectory);
   mkdirSync(logDir, { recursive: true });
   const logFile = path.join(logDir, `${name}.log`);
   const log = createWriteStream(logFile);

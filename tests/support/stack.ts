@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fromRoot } from './paths.js';
 import { freePort, waitFor } from './ports.js';
-import { startProcess, type RunningProcess } from './processes.js';
+import { startProcess, useLogDirectory, type RunningProcess } from './processes.js';
 import { createTestDatabase, dropTestDatabase } from './test-database.js';
 
 export interface TestStack {
@@ -63,13 +63,16 @@ export interface StackOptions {
   /** Run the built API (apps/api/dist) with the built SPA, as users get it; else the TypeScript source. */
   useBuild: boolean;
   env?: Record<string, string>;
+  /** Log directory under .pagewright/ (default test-logs; benchmarks use their own). */
+  logDirectory?: string;
 }
 
 /**
  * The real product for tests: a fresh PostgreSQL database with all migrations, the local Redis, a
  * maildev SMTP catcher with its inbox API, and the API over HTTP on free ports.
  */
-export async function startStack({ useBuild, env = {} }: StackOptions): Promise<TestStack> {
+export async function startStack({ useBuild, env = {}, logDirectory }: StackOptions): Promise<TestStack> {
+  if (logDirectory) useLogDirectory(logDirectory);
   const database = await createTestDatabase();
   const [apiPort, smtpPort, mailWebPort] = await Promise.all([freePort(), freePort(), freePort()]);
   const processes: RunningProcess[] = [];
