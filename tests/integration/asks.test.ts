@@ -3,7 +3,7 @@ import request from 'supertest';
 import { createPrismaClient, type Prisma } from '@pagewright/db';
 import { ASK_MESSAGES, MESSAGES, type PendingAskAction, type RunDetail } from '@pagewright/shared';
 import { FIXTURE_PASSWORD, startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
-import { createConfirmedUser } from '../support/accounts.js';
+import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 import { STACK_ASK_TIMEOUT_SECONDS } from '../support/stack.js';
 
 const apiUrl = inject('apiUrl');
@@ -14,20 +14,13 @@ const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 type ActionRow = Omit<Prisma.ExtractorActionCreateWithoutExtractorInput, 'id'>;
 
-interface User {
-  id: string;
-  token: string;
-}
+type User = SignedInUser;
 
 let site: FixtureSite;
 let owner: User;
 let stranger: User;
 
-async function signUp(label: string): Promise<User> {
-  const account = await createConfirmedUser(apiUrl, mailUrl, label);
-  const row = await db.user.findUniqueOrThrow({ where: { email: account.username.toLowerCase() } });
-  return { id: row.id, token: account.accessToken };
-}
+const signUp = (label: string): Promise<User> => createSignedInUser(db, apiUrl, mailUrl, label);
 
 async function insertExtractor(user: User, name: string, actions: ActionRow[]): Promise<string> {
   const extractor = await db.extractor.create({

@@ -12,7 +12,7 @@ import {
   type ValidationResult,
 } from '@pagewright/shared';
 import { FIXTURE_PASSWORD, startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
-import { createConfirmedUser } from '../support/accounts.js';
+import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 
 const apiUrl = inject('apiUrl');
 const mailUrl = inject('mailUrl');
@@ -21,20 +21,13 @@ const api = () => request(apiUrl);
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 const EXTRACTOR = { extractorType: 'EXTRACTOR' } as const;
 
-interface User {
-  id: string;
-  token: string;
-}
+type User = SignedInUser;
 
 let site: FixtureSite;
 let owner: User;
 let stranger: User;
 
-async function signUp(label: string): Promise<User> {
-  const account = await createConfirmedUser(apiUrl, mailUrl, label);
-  const row = await db.user.findUniqueOrThrow({ where: { email: account.username.toLowerCase() } });
-  return { id: row.id, token: account.accessToken };
-}
+const signUp = (label: string): Promise<User> => createSignedInUser(db, apiUrl, mailUrl, label);
 
 async function startBuilder(user: User, name: string): Promise<string> {
   const created = await api()

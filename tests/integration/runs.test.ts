@@ -4,7 +4,7 @@ import request from 'supertest';
 import { createPrismaClient, createSecretBox, type Prisma } from '@pagewright/db';
 import { MESSAGES, RUN_MESSAGES, type RunDetail } from '@pagewright/shared';
 import { FIXTURE_PASSWORD, startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
-import { createConfirmedUser } from '../support/accounts.js';
+import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 import { fromRoot } from '../support/paths.js';
 import { STACK_WORKER_LOG } from '../support/stack.js';
 
@@ -20,20 +20,13 @@ const secrets = createSecretBox(encryptionKey);
 
 type ActionRow = Omit<Prisma.ExtractorActionCreateWithoutExtractorInput, 'id'> & { secret?: string };
 
-interface User {
-  id: string;
-  token: string;
-}
+type User = SignedInUser;
 
 let site: FixtureSite;
 let owner: User;
 let stranger: User;
 
-async function signUp(label: string): Promise<User> {
-  const account = await createConfirmedUser(apiUrl, mailUrl, label);
-  const row = await db.user.findUniqueOrThrow({ where: { email: account.username.toLowerCase() } });
-  return { id: row.id, token: account.accessToken };
-}
+const signUp = (label: string): Promise<User> => createSignedInUser(db, apiUrl, mailUrl, label);
 
 /** Arranges a saved extractor through Prisma (the builder calls that save flows come later). */
 async function insertExtractor(user: User, name: string, actions: ActionRow[]): Promise<string> {

@@ -27,3 +27,21 @@ export async function createConfirmedUser(apiUrl: string, mailUrl: string, label
     ...(login.body as { accessToken: string; refreshToken: string }),
   };
 }
+
+/** A confirmed, signed-in user with the id tests need to arrange rows for them. */
+export interface SignedInUser {
+  id: string;
+  token: string;
+}
+
+/** createConfirmedUser, plus the user's id read from the database the stack uses. */
+export async function createSignedInUser(
+  db: { user: { findUniqueOrThrow(args: { where: { email: string } }): Promise<{ id: string }> } },
+  apiUrl: string,
+  mailUrl: string,
+  label: string,
+): Promise<SignedInUser> {
+  const account = await createConfirmedUser(apiUrl, mailUrl, label);
+  const row = await db.user.findUniqueOrThrow({ where: { email: account.username.toLowerCase() } });
+  return { id: row.id, token: account.accessToken };
+}
