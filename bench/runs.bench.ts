@@ -10,6 +10,9 @@
  * Run: pnpm bench:runs  (needs PostgreSQL and Redis; starts its own API, worker and database).
  * BENCH_USE_SOURCE=1 runs the TypeScript sources instead of the build; BENCH_BUILD=1 rebuilds first;
  * BENCH_RUN_CONCURRENCY sets the worker's WORKER_RUN_CONCURRENCY (else the product default).
+ * Its processes log to .pagewright/bench-logs/, so the test suite running meanwhile neither reads
+ * its worker's log nor kills that worker (the figures then only suffer the shared CPU: the header
+ * prints the load average).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -131,6 +134,29 @@ function sampleMemory(roots: () => number[]) {
   };
 }
 type MemoryPeaks = ReturnType<ReturnType<typeof sampleMemory>['stop']>;
+
+// ---------------------------------------------------------------------------------------------
+// The worker's own account of itself.
+
+/** The "worker ready" lines of a worker log: pid and run concurrency of each worker it names. */
+function readyWorkers(logFile: string): { pid?: number; runConcurrency?: number }[] {
+  let log: string;
+  try {
+    log = readFileSync(logFile, 'utf8');
+  } catch {
+    return [];
+  }
+  return log
+    .split('\n')
+    .filter((line) => line.includes('worker ready'))
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as { pid?: number; runConcurrency?: number }];
+      } catch {
+        return [];
+      }
+    });
+}
 
 // ---------------------------------------------------------------------------------------------
 // The build the stack runs.
@@ -276,6 +302,7 @@ interface Figure {
   durations: number[];
   failures: string[];
   memory?: MemoryPeaks;
+  warnings?: string[];
 }
 
 const quantile = (values: number[], q: number) => {
@@ -292,6 +319,7 @@ const loadBefore = os.loadavg()[0]!;
 const site = await startFixtureSite();
 const stack = await startStack({
   useBuild,
+  logDirectory: 'bench-logs',
   env: {
     LOG_LEVEL: 'error',
     // The benchmark runs longer than the default 15-minute access token on a slow machine.
@@ -303,11 +331,6 @@ const stack = await startStack({
 });
 const db = createPrismaClient(stack.databaseUrl);
 try {
-  const workerReady = readFileSync(stack.worker.logFile, 'utf8')
-    .split('\n')
-    .find((line) => line.includes('worker ready'));
-  const runConcurrency = (JSON.parse(workerReady ?? '{}') as { runConcurrency?: number }).runConcurrency;
-
   // One confirmed user owning FLOWS extractors, each with the same 10-step flow.
   const account = await createConfirmedUser(stack.apiUrl, stack.mailUrl, 'bench-runs');
   const userId = (await db.user.findUniqueOrThrow({ where: { email: account.username.toLowerCase() } })).id;
@@ -365,11 +388,21 @@ try {
     name: string,
     runAll: () => Promise<Awaited<ReturnType<typeof productRun>>[]>,
   ) => {
+    const worker = stack.worker;
     const workerTree = sampleMemory(() => [stack.worker.child.pid!]);
     const startedAt = Date.now();
     const results = await runAll();
     const memory = workerTree.stop();
+    const { exitCode, signalCode } = worker.child;
+    const warnings =
+      stack.worker !== worker || exitCode !== null || signalCode !== null
+        ? [
+            `the worker (pid ${worker.child.pid}) ended during the measurement (${signalCode ?? `exit ${exitCode}`})` +
+              ': the figures are not valid',
+          ]
+        : [];
     return {
+      warnings,
       name,
       runs: results.length,
       wallMs: Math.max(...results.map((r) => r.finishedAt)) - startedAt,
@@ -422,6 +455,11 @@ try {
   // 2. The product, warmed up by one run, then FLOWS at once, then FLOWS one after another.
   const warmUp = await productRun(extractorIds[0]!, 100);
   const warmUpProblem = problemOf(warmUp.run);
+  // Read once the worker surely runs: startStack can return on a stale "worker ready" line of a
+  // previous run's log, before the new log stream has truncated the file.
+  const runConcurrency = readyWorkers(stack.worker.logFile).find(
+    (w) => w.pid === stack.worker.child.pid,
+  )?.runConcurrency;
   const concurrent = await productFigure(`product, ${FLOWS} executions at once`, () =>
     Promise.all(extractorIds.map((id) => productRun(id, 250))),
   );
@@ -463,7 +501,10 @@ try {
       `${concurrent.memory.samples} samples at once, ${concurrent.memory.samplesWithoutPss} without PSS).`,
   );
   if (warmUpProblem) console.log(`warm-up run failed: ${warmUpProblem}`);
-  for (const [f] of rows) for (const failure of f.failures) console.log(`failure (${f.name}): ${failure}`);
+  for (const [f] of rows) {
+    for (const failure of f.failures) console.log(`failure (${f.name}): ${failure}`);
+    for (const warning of f.warnings ?? []) console.log(`warning (${f.name}): ${warning}`);
+  }
 } finally {
   await db.$disconnect();
   await stack.stop();

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fromRoot } from './paths.js';
 
@@ -29,7 +29,10 @@ export function startProcess(
   const logDir = fromRoot('.pagewright', logDirectory);
   mkdirSync(logDir, { recursive: true });
   const logFile = path.join(logDir, `${name}.log`);
-  const log = createWriteStream(logFile);
+  // Emptied now, not when the stream opens: readiness is read from this file, and a line left by
+  // the previous run's process must not count as this one's.
+  writeFileSync(logFile, '');
+  const log = createWriteStream(logFile, { flags: 'a' });
   const child = spawn(command, args, { cwd: fromRoot(), env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
