@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { flowActionInclude, type ActionRowParts, type Prisma, type PrismaClient } from '@pagewright/db';
-import type { ExtractorType } from '@pagewright/shared';
 
 export interface ImageToStore {
   name: string;
@@ -194,10 +193,6 @@ export function createBuilderRepository(db: PrismaClient) {
           data: { status: 'SUCCESS', lastRunAt: finishedAt },
         }),
       ]);
-    },
-
-    findExtractorsOfType(userId: string, extractorType: ExtractorType) {
-      return db.extractor.count({ where: { userId, extractorType } });
     },
   };
 }
