@@ -1,0 +1,278 @@
+/**
+ * The action builder through the whole product (API, queue, worker, WebSocket), next to plain
+ * Playwright measured in the same run on the same fixture site (the baseline):
+ *  1. a 20-step extractor recorded through the API, then GET /api/extractor/validate timed N times
+ *     (median) against the same 20 steps as a plain Playwright script in a new context of one
+ *     already-launched browser (median), and the ratio;
+ *  2. a click on the live view (POST /api/extractor/ with a MOUSE_CLICK at an element's centre,
+ *     opening then closing a modal) until the next `frame` event on /api/ws: p50/p95, misses
+ *     (no frame within 2 s of the request start), and the HTTP round trip alone (p50).
+ * Run: pnpm bench:builder  (needs PostgreSQL and Redis; starts its own API, worker and database).
+ * BENCH_USE_SOURCE=1 runs the TypeScript sources instead of the build.
+ */
+import WebSocket from 'ws';
+import { chromium, type Browser } from 'playwright-core';
+import request from 'supertest';
+import { chromiumLaunchOptions } from '@pagewright/automation';
+import type { AddActionInput, NormalizedPage, ValidationResult } from '@pagewright/shared';
+import { FIXTURE_PASSWORD, startFixtureSite } from '../tests/fixtures/site/server.js';
+import { createConfirmedUser } from '../tests/support/accounts.js';
+import { startStack } from '../tests/support/stack.js';
+
+const VALIDATIONS = Number(process.env.BENCH_VALIDATIONS ?? 5);
+const CLICKS = Number(process.env.BENCH_CLICKS ?? 20);
+const FRAME_TIMEOUT_MS = 2000;
+const EXTRACTOR = { extractorType: 'EXTRACTOR' } as const;
+
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const dollars = {
+  beforePositive: '$',
+  afterPositive: '',
+  beforeNegative: '-',
+  afterNegative: '',
+  decimalSeparator: '.',
+  groupSeparator: ',',
+};
+const target = (selectorValue: string) => ({ selectorValue });
+
+function twentySteps(siteUrl: string): AddActionInput[] {
+  const page = (name: string) => `${siteUrl}/pages/${name}`;
+  return [
+    { type: 'NAVIGATE', textValue: page('login.html') },
+    { type: 'TYPE_TEXT', target: target('#username'), textValue: 'ops-user' },
+    { type: 'TYPE_PASSWORD', target: target('#password'), credentials: FIXTURE_PASSWORD },
+    { type: 'CLICK', target: target('#login-submit') },
+    { type: 'GET_TEXT', label: 'Welcome', target: target('#welcome') },
+    { type: 'NAVIGATE', textValue: page('table.html') },
+    {
+      type: 'GET_NUMBER',
+      label: 'First amount',
+      target: target('#statement-rows tr:first-child td:nth-child(2)'),
+      options: { numberFormat: dollars },
+    },
+    {
+      type: 'GET_DATE',
+      label: 'First date',
+      target: target('#statement-rows tr:first-child td:nth-child(3)'),
+      options: { datetimeFormat: { mask: 'MM/dd/yyyy', gmt: 'Etc/GMT0' } },
+    },
+    {
+      type: 'GET_TABLE',
+      options: {
+        table: {
+          name: 'Statements',
+          tableSelector: '#statements',
+          rowSelector: '#statement-rows tr',
+          columns: [
+            { label: 'Name', selector: 'td:nth-child(1)', type: 'TEXT' },
+            { label: 'Amount', selector: 'td:nth-child(2)', type: 'NUMBER', numberMask: dollars },
+          ],
+          maxPages: 1,
+        },
+      },
+    },
+    { type: 'SCROLL_DOWN' },
+    { type: 'SCROLL_TOP' },
+    { type: 'NAVIGATE', textValue: page('select.html') },
+    { type: 'CLICK_SELECT', target: target('#plan'), options: { select: { option: 'pro', options: [] } } },
+    { type: 'GET_TEXT', label: 'Plan', target: target('#plan-result') },
+    { type: 'NAVIGATE', textValue: page('search.html') },
+    { type: 'TYPE_TEXT', target: target('#query'), textValue: 'ap' },
+    { type: 'CLICK', target: target('#search-button') },
+    { type: 'GET_TEXT', label: 'Count', target: target('#result-count') },
+    { type: 'NAVIGATE', textValue: page('dialog.html') },
+    { type: 'GET_TEXT', label: 'Dialog', target: target('#dialog-result') },
+  ];
+}
+
+/** The same 20 steps as a hand-written Playwright script, in a fresh context. */
+async function plainTwentySteps(browser: Browser, siteUrl: string): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await context.newPage();
+    const at = (name: string) => page.goto(`${siteUrl}/pages/${name}`);
+    await at('login.html');
+    await page.fill('#username', 'ops-user');
+    await page.fill('#password', FIXTURE_PASSWORD);
+    await page.click('#login-submit');
+    const welcome = await page.locator('#welcome').textContent();
+    await at('table.html');
+    const amount = Number(
+      (await page.textContent('#statement-rows tr:first-child td:nth-child(2)'))?.replace(/[$,]/g, ''),
+    );
+    await page.textContent('#statement-rows tr:first-child td:nth-child(3)');
+    const rows = await page.$$eval('#statement-rows tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 2).map((td) => td.textContent)),
+    );
+    await page.mouse.wheel(0, 800);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await at('select.html');
+    await page.selectOption('#plan', 'pro');
+    const plan = await page.textContent('#plan-result');
+    await at('search.html');
+    await page.fill('#query', 'ap');
+    await page.click('#search-button');
+    const count = await page.textContent('#result-count');
+    await at('dialog.html');
+    await page.textContent('#dialog-result');
+    const got = { welcome, amount, rows: rows.length, plan, count };
+    const expected = {
+      welcome: 'Welcome, ops-user',
+      amount: 1234.5,
+      rows: 5,
+      plan: 'Selected: Pro',
+      count: '3 results',
+    };
+    if (JSON.stringify(got) !== JSON.stringify(expected))
+      throw new Error(`plain flow read ${JSON.stringify(got)}`);
+  } finally {
+    await context.close();
+  }
+}
+
+const site = await startFixtureSite();
+const stack = await startStack({
+  useBuild: process.env.BENCH_USE_SOURCE !== '1',
+  env: { LOG_LEVEL: 'error' },
+  logDirectory: 'bench-logs',
+});
+const browser = await chromium.launch(chromiumLaunchOptions(process.env.CHROMIUM_PATH));
+let socket: WebSocket | undefined;
+let token = '';
+const api = () => request(stack.apiUrl);
+const bearer = () => ({ Authorization: `Bearer ${token}` });
+const startBuilder = (name: string) =>
+  api()
+    .post('/api/extractor/start')
+    .set(bearer())
+    .send({ name, description: `${name} (benchmark)`, extractorType: 'EXTRACTOR' })
+    .expect(201);
+const add = async (body: AddActionInput) => {
+  const answer = await api().post('/api/extractor/').query(EXTRACTOR).set(bearer()).send(body);
+  if (answer.status !== 200)
+    throw new Error(`${body.type}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 500)}`);
+  return answer;
+};
+const endBuilder = () => api().get('/api/extractor/end').query(EXTRACTOR).set(bearer()).expect(200);
+
+try {
+  token = (await createConfirmedUser(stack.apiUrl, stack.mailUrl, 'bench-builder')).accessToken;
+
+  // 1. Validation of a 20-step flow vs the plain script.
+  await startBuilder('Twenty steps');
+  for (const step of twentySteps(site.url)) await add(step);
+  const validate = async () => {
+    const answer = await api().get('/api/extractor/validate').query(EXTRACTOR).set(bearer()).buffer(true);
+    const last = answer.text.trim().split('\n').pop() ?? '';
+    const result = JSON.parse(last) as ValidationResult;
+    if (answer.status !== 200 || result.error !== null)
+      throw new Error(`validation failed (${answer.status}): ${last.slice(0, 1000)}`);
+  };
+  const timed = async (run: () => Promise<void>, rounds: number) => {
+    const times: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const started = performance.now();
+      await run();
+      times.push(performance.now() - started);
+    }
+    return times;
+  };
+  await plainTwentySteps(browser, site.url); // warm-up
+  const plainTimes = await timed(() => plainTwentySteps(browser, site.url), VALIDATIONS);
+  const validateTimes = await timed(validate, VALIDATIONS);
+  await endBuilder();
+
+  // 2. Click on the live view → next frame over the WebSocket.
+  let waiting: ((at: number) => void) | undefined;
+  let frames = 0;
+  await new Promise<void>((resolve, reject) => {
+    const wsUrl = `${stack.apiUrl.replace(/^http/, 'ws')}/api/ws?accessToken=${encodeURIComponent(token)}`;
+    socket = new WebSocket(wsUrl);
+    socket.on('error', reject);
+    socket.on('message', (data) => {
+      const event = JSON.parse(data.toString()) as { type: string };
+      if (event.type === 'ready') resolve();
+      if (event.type === 'frame') {
+        frames++;
+        waiting?.(performance.now());
+      }
+    });
+  });
+  await startBuilder('Click to frame');
+  await add({ type: 'NAVIGATE', textValue: `${site.url}/pages/dialog.html` });
+  const centreOf = async (selectorPart: string) => {
+    const page = (await api().post('/api/extractor/normalized').query(EXTRACTOR).set(bearer()).expect(200))
+      .body as NormalizedPage;
+    const area = page.areas.find((a) => a.selector.includes(selectorPart) && a.width > 0);
+    if (!area) throw new Error(`no area for ${selectorPart} among ${page.areas.length}`);
+    return { x: area.x + area.width / 2, y: area.y + area.height / 2 };
+  };
+  const openPoint = await centreOf('open-modal');
+  await add({ type: 'MOUSE_CLICK', options: { point: openPoint } });
+  const cancelPoint = await centreOf('modal-cancel');
+  await add({ type: 'MOUSE_CLICK', options: { point: cancelPoint } });
+  await sleep(500);
+
+  const clickToFrame: number[] = [];
+  const roundTrips: number[] = [];
+  let framesBeforeAnswer = 0;
+  for (let i = 0; i < CLICKS; i++) {
+    const point = i % 2 === 0 ? openPoint : cancelPoint;
+    const started = performance.now();
+    const frame = new Promise<number>((resolve) => {
+      waiting = resolve;
+      setTimeout(() => resolve(Number.NaN), FRAME_TIMEOUT_MS);
+    });
+    await add({ type: 'MOUSE_CLICK', options: { point } });
+    const answeredAt = performance.now();
+    roundTrips.push(answeredAt - started);
+    const frameAt = await frame;
+    waiting = undefined;
+    if (frameAt < answeredAt) framesBeforeAnswer++;
+    clickToFrame.push(frameAt - started);
+    await sleep(300); // quiet spell, so the next click's frame is not a trailing one
+  }
+  const state = await add({ type: 'GET_TEXT', target: target('#dialog-result') });
+  const missed = clickToFrame.filter(Number.isNaN).length;
+  const delivered = clickToFrame.filter((t) => !Number.isNaN(t));
+  await endBuilder();
+
+  const fmt = (v: number) => v.toFixed(0);
+  const plainMedian = quantile(plainTimes, 0.5);
+  const validateMedian = quantile(validateTimes, 0.5);
+  console.log(
+    `\nPagewright builder benchmark: ${VALIDATIONS} validations, ${CLICKS} clicks, ${new Date().toISOString()}`,
+  );
+  console.log('| what | median ms | min ms | max ms | vs plain Playwright |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (const [name, times] of [
+    ['plain Playwright, 20 steps, new context (baseline)', plainTimes],
+    ['GET /api/extractor/validate, 20-step extractor', validateTimes],
+  ] as const)
+    console.log(
+      `| ${name} | ${fmt(quantile(times, 0.5))} | ${fmt(Math.min(...times))} | ${fmt(Math.max(...times))} | ${(quantile(times, 0.5) / plainMedian).toFixed(2)} |`,
+    );
+  console.log(`validate / plain ratio: ${(validateMedian / plainMedian).toFixed(2)}`);
+  console.log('\n| click on the live view (MOUSE_CLICK, open/close modal) | p50 ms | p95 ms | missed |');
+  console.log('|---|---:|---:|---:|');
+  console.log(
+    `| request start → first frame event on /api/ws | ${fmt(quantile(delivered, 0.5))} | ${fmt(quantile(delivered, 0.95))} | ${missed} of ${CLICKS} (no frame within ${FRAME_TIMEOUT_MS} ms) |`,
+  );
+  console.log(
+    `| HTTP round trip of POST /api/extractor/ alone | ${fmt(quantile(roundTrips, 0.5))} | ${fmt(quantile(roundTrips, 0.95))} | |`,
+  );
+  console.log(
+    `frames received: ${frames} in all; ${framesBeforeAnswer} of ${CLICKS} clicks got their first frame before the HTTP answer; ` +
+      `page state after the clicks: ${JSON.stringify((state.body as { value?: unknown }).value)}`,
+  );
+} finally {
+  socket?.close();
+  await browser.close();
+  await stack.stop();
+  await site.close();
+}
