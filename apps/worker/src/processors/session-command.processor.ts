@@ -14,6 +14,7 @@ import {
 } from '@pagewright/automation';
 import type { SecretBox } from '@pagewright/db';
 import {
+  ASK_MESSAGES,
   AUTOMATION_ERRORS,
   publishLiveEvent,
   sessionCommandSchema,
@@ -225,8 +226,7 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
         ok: true,
         status: result.status,
         errorSequence: result.error?.sequence ?? null,
-        errorMessage:
-          result.error?.originalMessage ?? (asks.expired() ? 'The question was not answered in time.' : null),
+        errorMessage: result.error?.originalMessage ?? (asks.expired() ? ASK_MESSAGES.expired : null),
         errorCode: result.error?.code ?? null,
         steps: result.steps.map((step) => ({
           sequence: step.sequence,
