@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import request from 'supertest';
 import { createPrismaClient, type Prisma } from '@pagewright/db';
-import { ASK_MESSAGES, MESSAGES, type PendingAskAction, type RunDetail } from '@pagewright/shared';
+import {
+  ASK_MESSAGES,
+  MESSAGES,
+  RECAPTCHA_DONE,
+  type PendingAskAction,
+  type RunDetail,
+} from '@pagewright/shared';
 import { FIXTURE_PASSWORD, startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 import { STACK_ASK_TIMEOUT_SECONDS } from '../support/stack.js';
@@ -48,8 +54,19 @@ async function waitForRun(user: User, runId: string, timeoutMs = 60_000): Promis
   }
 }
 
+/** Width and height of a base64 PNG, from its IHDR chunk. */
+function pngSize(base64: string): { width: number; height: number } {
+  const bytes = Buffer.from(base64, 'base64');
+  expect([...bytes.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
 /** Polls getPendingAskActionToFill until an ask of that run shows (at most 20 s). */
-async function nextAsk(user: User, runId: string): Promise<PendingAskAction> {
+async function nextAsk(
+  user: User,
+  runId: string,
+  isWanted: (ask: PendingAskAction) => boolean = () => true,
+): Promise<PendingAskAction> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     const answer = await api()
@@ -57,8 +74,9 @@ async function nextAsk(user: User, runId: string): Promise<PendingAskAction> {
       .query({ extractorType: 'EXTRACTOR' })
       .set(bearer(user.token));
     expect([200, 204]).toContain(answer.status);
-    if (answer.status === 200 && (answer.body as PendingAskAction).runId === runId) {
-      return answer.body as PendingAskAction;
+    const ask = answer.body as PendingAskAction;
+    if (answer.status === 200 && ask.runId === runId && isWanted(ask)) {
+      return ask;
     }
     if (Date.now() > deadline) throw new Error(`no ask of run ${runId} within 20 s`);
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -205,6 +223,96 @@ describe('asks during a run (getPendingAskActionToFill / updatePendingAskAction)
     const next = await execute(owner, extractorId);
     await answer(owner, (await nextAsk(owner, next)).id, 'CANCELED').expect(200);
     expect((await waitForRun(owner, next)).status).toBe('STOPPED');
+  });
+
+  it('shows a multi-step ask its question area, read from the page, and types the answer into its field', async () => {
+    const extractorId = await insertExtractor(owner, 'Security question', [
+      { sequence: 10, type: 'NAVIGATE', textValue: `${site.url}/pages/question.html` },
+      {
+        sequence: 20,
+        type: 'ASK_QUESTION',
+        label: 'Security question',
+        selectorValue: '#question-answer',
+        options: {
+          askMultiStepDto: { builderStep: 'USER_RESPONSE', askDataContentSelector: '#security-question' },
+        },
+      },
+      { sequence: 30, type: 'CLICK', selectorValue: '#question-submit' },
+      { sequence: 40, type: 'GET_TEXT', label: 'Result', selectorValue: '#question-result' },
+    ]);
+    const runId = await execute(owner, extractorId);
+    const ask = await nextAsk(owner, runId);
+    expect(ask).toMatchObject({
+      type: 'ASK_QUESTION',
+      options: {
+        // Nothing was recorded as the question: it is the area's text at run time.
+        text: 'What is the name of your first pet?',
+        askMultiStepDto: { builderStep: 'USER_RESPONSE', askDataContentSelector: '#security-question' },
+      },
+      normalizedElements: null,
+    });
+    // The picture is the question area (a bordered paragraph), not the answer field.
+    const picture = pngSize(ask.options.askMultiStepDto!.askDataScreenshot!);
+    expect(ask.elementScreenshot).toBe(ask.options.askMultiStepDto!.askDataScreenshot);
+    expect(picture.width).toBeGreaterThan(250);
+    expect(picture.height).toBeGreaterThan(30);
+
+    await answer(owner, ask.id, 'Rex').expect(200);
+    const run = await waitForRun(owner, runId);
+    expect(run.status).toBe('SUCCESS');
+    expect(run.steps.find((s) => s.sequence === 20)?.value).toEqual({ kind: 'text', value: 'Rex' });
+    expect(run.steps.find((s) => s.sequence === 40)?.value).toEqual({
+      kind: 'text',
+      value: 'Answer accepted',
+    });
+  });
+
+  it('solves a captcha by clicking the areas the operator picks on its picture, then goes on', async () => {
+    const extractorId = await insertExtractor(owner, 'Captcha', [
+      { sequence: 10, type: 'NAVIGATE', textValue: `${site.url}/pages/captcha.html` },
+      { sequence: 20, type: 'ASK_RECAPTCHA', label: 'Captcha', selectorValue: '#captcha-frame' },
+      { sequence: 30, type: 'GET_TEXT', label: 'Status', selectorValue: '#captcha-status' },
+    ]);
+    const runId = await execute(owner, extractorId);
+    let ask = await nextAsk(owner, runId);
+    expect(ask.type).toBe('ASK_RECAPTCHA');
+    const areas = ask.normalizedElements!;
+    const picture = pngSize(ask.elementScreenshot!);
+    // The frame's own areas, in the picture's pixels: border 2 + padding 4 + body padding 10.
+    const firstTile = areas.find((area) => area.selector.includes('tile-1'))!;
+    expect(firstTile).toMatchObject({ textContent: 'lighthouse', x: 16, width: 96, height: 96 });
+    for (const area of areas) {
+      expect(area.x + area.width).toBeLessThanOrEqual(picture.width + 1);
+      expect(area.y + area.height).toBeLessThanOrEqual(picture.height + 1);
+    }
+    expect(areas.some((area) => area.textContent === 'Not verified')).toBe(false);
+
+    // Something that is not an offered area is refused and changes nothing.
+    const refused = await answer(owner, ask.id, '#captcha-status').expect(400);
+    expect(refused.body).toMatchObject({ message: ASK_MESSAGES.unknownArea });
+
+    const lighthouses = areas.filter(
+      (area) => area.tagName.toLowerCase() === 'button' && area.textContent === 'lighthouse',
+    );
+    expect(lighthouses).toHaveLength(3);
+    const verify = areas.find((area) => area.textContent === 'Verify')!;
+    for (const area of [...lighthouses, verify]) {
+      const before = ask.elementScreenshot;
+      await answer(owner, ask.id, area.selector).expect(200);
+      // The same ask comes back with a fresh picture of the widget.
+      ask = await nextAsk(owner, runId, (next) => next.elementScreenshot !== before);
+      expect(ask.type).toBe('ASK_RECAPTCHA');
+    }
+    await answer(owner, ask.id, RECAPTCHA_DONE).expect(200);
+
+    const run = await waitForRun(owner, runId);
+    expect(run.status).toBe('SUCCESS');
+    expect(run.steps.find((s) => s.sequence === 30)?.value).toEqual({ kind: 'text', value: 'Verified' });
+    const stored = await db.pendingAsk.findMany({ where: { runId } });
+    expect(stored.map((a) => a.status)).toEqual(['ANSWERED']);
+    // Each round's picture replaced the last one: one file is left, not five.
+    expect(stored[0]!.elementScreenshotFileId).not.toBeNull();
+    expect(await db.storedFile.count({ where: { name: { startsWith: `run-${runId}-ask-` } } })).toBe(1);
   });
 
   it('needs a signed-in caller', async () => {

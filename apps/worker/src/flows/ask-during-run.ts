@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { ASK_CANCELED, type AskRequest } from '@pagewright/automation';
-import { askAnswerKey, publishLiveEvent } from '@pagewright/shared';
+import type { AskRequest } from '@pagewright/automation';
+import { ASK_CANCELED, RECAPTCHA_DONE, askAnswerKey, publishLiveEvent } from '@pagewright/shared';
 import { actionSecretContext, type SecretBox } from '@pagewright/db';
 import type { StoredAction } from './load-flow.js';
 import type { RunStore } from './run-store.js';
@@ -21,7 +21,12 @@ export interface AskRun {
   userId: string;
   extractorId: string;
   /** The run's actions by sequence (an ask names its action and label). */
-  rowsBySequence: ReadonlyMap<number, { id: string | null; label: StoredAction['label'] }>;
+  rowsBySequence: ReadonlyMap<number, AskRunRow>;
+}
+
+interface AskRunRow {
+  id: string | null;
+  label: StoredAction['label'];
 }
 
 /**
@@ -68,28 +73,59 @@ export function createAskDuringRun(deps: AskDuringRunDeps, run: AskRun) {
     }
   }
 
+  /** ASK_RECAPTCHA keeps one PendingAsk per step while its rounds go on; by sequence. */
+  const openRecaptchaAsks = new Map<number, string>();
+
+  function screenshotOf(request: AskRequest) {
+    return (
+      request.elementScreenshot && {
+        name: `run-${run.runId}-ask-${request.sequence}-element.png`,
+        mimeType: 'image/png',
+        content: request.elementScreenshot,
+      }
+    );
+  }
+
+  /** The PendingAsk offered for this request: a new one, or the step's reCAPTCHA ask refreshed. */
+  async function offer(request: AskRequest, row: AskRunRow | undefined, expiresAt: Date): Promise<string> {
+    const ongoing = request.round ? openRecaptchaAsks.get(request.sequence) : undefined;
+    if (ongoing) {
+      await deps.store.refreshPendingAsk(ongoing, {
+        userId: run.userId,
+        elementScreenshot: screenshotOf(request),
+        normalizedElements: request.areas ?? [],
+        expiresAt,
+      });
+      return ongoing;
+    }
+    const askId = await deps.store.createPendingAsk({
+      runId: run.runId,
+      userId: run.userId,
+      actionId: row?.id ?? null,
+      actionType: request.type,
+      label: request.label ?? row?.label ?? null,
+      questionText: request.question ?? null,
+      elementScreenshot: screenshotOf(request),
+      askMultiStepDto: request.askDataContentSelector
+        ? { builderStep: 'USER_RESPONSE', askDataContentSelector: request.askDataContentSelector }
+        : null,
+      normalizedElements: request.areas ?? null,
+      expiresAt,
+    });
+    if (request.type === 'ASK_RECAPTCHA') openRecaptchaAsks.set(request.sequence, askId);
+    return askId;
+  }
+
   async function ask(request: AskRequest): Promise<string> {
     const row = run.rowsBySequence.get(request.sequence);
     const actionId = row?.id ?? null;
-    if (actionId) {
+    // A saved answer stands in for a typed one; a captcha has to be solved every time.
+    if (actionId && request.type !== 'ASK_RECAPTCHA') {
       const saved = await savedAnswer(actionId);
       if (saved !== undefined) return saved;
     }
     const expiresAt = new Date(Date.now() + deps.timeoutMs);
-    const askId = await deps.store.createPendingAsk({
-      runId: run.runId,
-      userId: run.userId,
-      actionId,
-      actionType: request.type,
-      label: request.label ?? row?.label ?? null,
-      questionText: request.question ?? null,
-      elementScreenshot: request.elementScreenshot && {
-        name: `run-${run.runId}-ask-${request.sequence}-element.png`,
-        mimeType: 'image/png',
-        content: request.elementScreenshot,
-      },
-      expiresAt,
-    });
+    const askId = await offer(request, row, expiresAt);
     await publishLiveEvent(deps.redis, deps.keyPrefix, run.userId, {
       type: 'pending-ask',
       extractorId: run.extractorId,
@@ -111,7 +147,13 @@ export function createAskDuringRun(deps: AskDuringRunDeps, run: AskRun) {
       await deps.store.endPendingAsk(askId, 'EXPIRED');
       return ASK_CANCELED;
     }
-    await deps.store.endPendingAsk(askId, answer === ASK_CANCELED ? 'CANCELED' : 'ANSWERED');
+    // A picked reCAPTCHA area leaves the ask open: the next round refreshes it.
+    const isAreaPick =
+      request.type === 'ASK_RECAPTCHA' && answer !== RECAPTCHA_DONE && answer !== ASK_CANCELED;
+    if (!isAreaPick) {
+      openRecaptchaAsks.delete(request.sequence);
+      await deps.store.endPendingAsk(askId, answer === ASK_CANCELED ? 'CANCELED' : 'ANSWERED');
+    }
     return answer;
   }
 

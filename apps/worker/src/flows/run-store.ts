@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Prisma, PrismaClient, RunStatus } from '@pagewright/db';
+import { Prisma, type PrismaClient, type RunStatus } from '@pagewright/db';
+import type { PageElementArea } from '@pagewright/shared';
 import { flowActionInclude } from './load-flow.js';
 
 export interface FileToStore {
@@ -38,6 +39,18 @@ export interface AskToStore {
   label: string | null;
   questionText: string | null;
   elementScreenshot?: FileToStore | undefined;
+  /** Multi-step asks: the phase and the question area's selector. */
+  askMultiStepDto: { builderStep: 'USER_RESPONSE'; askDataContentSelector: string } | null;
+  /** ASK_RECAPTCHA: the areas offered on the picture. */
+  normalizedElements: PageElementArea[] | null;
+  expiresAt: Date;
+}
+
+/** A new round of an ASK_RECAPTCHA: the widget's fresh picture and areas, and a new deadline. */
+export interface AskRefresh {
+  userId: string;
+  elementScreenshot?: FileToStore | undefined;
+  normalizedElements: PageElementArea[];
   expiresAt: Date;
 }
 
@@ -177,12 +190,41 @@ export function createRunStore(db: PrismaClient) {
             label: ask.label?.slice(0, 1024) ?? null,
             questionText: ask.questionText,
             elementScreenshotFileId: screenshot?.id ?? null,
+            askMultiStepDto: ask.askMultiStepDto ?? Prisma.DbNull,
+            normalizedElements: ask.normalizedElements ?? Prisma.DbNull,
             status: 'PENDING',
             expiresAt: ask.expiresAt,
           },
           select: { id: true },
         });
         return created.id;
+      });
+    },
+
+    /** Replaces a PENDING ask's picture and areas (the previous picture is deleted). */
+    async refreshPendingAsk(askId: string, refresh: AskRefresh): Promise<void> {
+      await db.$transaction(async (tx) => {
+        const previous = await tx.pendingAsk.findUnique({
+          where: { id: askId },
+          select: { elementScreenshotFileId: true },
+        });
+        const screenshot = refresh.elementScreenshot
+          ? await tx.storedFile.create({
+              data: storedFileData(refresh.userId, refresh.elementScreenshot),
+              select: { id: true },
+            })
+          : null;
+        await tx.pendingAsk.updateMany({
+          where: { id: askId, status: 'PENDING' },
+          data: {
+            elementScreenshotFileId: screenshot?.id ?? null,
+            normalizedElements: refresh.normalizedElements,
+            expiresAt: refresh.expiresAt,
+          },
+        });
+        if (previous?.elementScreenshotFileId) {
+          await tx.storedFile.deleteMany({ where: { id: previous.elementScreenshotFileId } });
+        }
       });
     },
 

@@ -1,4 +1,4 @@
-import type { FlowAction, StepValue } from '@pagewright/shared';
+import type { FlowAction, PageElementArea, StepValue } from '@pagewright/shared';
 import type { AutomationError } from './automation-error.js';
 
 /** What the engine asks the operator during a run (ASK_* actions). */
@@ -9,8 +9,14 @@ export interface AskRequest {
   label?: string | undefined;
   /** The question text recorded with the action (options.text). */
   question?: string | undefined;
-  /** PNG of the target element (the captcha, the question area) when the action has a target. */
+  /** PNG of what the operator is asked about: the question area of a multi-step ask, else the target. */
   elementScreenshot?: Buffer | undefined;
+  /** Multi-step asks: the selector of the question/captcha area elementScreenshot shows. */
+  askDataContentSelector?: string | undefined;
+  /** ASK_RECAPTCHA: the areas the operator may click, in elementScreenshot's pixels. */
+  areas?: PageElementArea[] | undefined;
+  /** ASK_RECAPTCHA: 0 for the first picture, then one more after each clicked area. */
+  round?: number | undefined;
 }
 
 /** A file a step obtained (GET_FILE, GET_IMAGE, FILE table columns). */
@@ -19,9 +25,6 @@ export interface KeptFile {
   mimeType: string;
   content: Buffer;
 }
-
-/** The word the ask dialog sends when the operator cancels (automation spec §4). */
-export const ASK_CANCELED = 'CANCELED';
 
 export interface StepRecord {
   sequence: number;

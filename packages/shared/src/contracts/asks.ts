@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ACTION_TYPES, EXTRACTOR_TYPES } from '../enums.js';
+import { ACTION_TYPES, ASK_MULTI_STEP_PHASES, EXTRACTOR_TYPES } from '../enums.js';
+import { pageElementAreaSchema } from './automation.js';
 
 /**
  * The ask dialog (automation spec §3 "Pending ask action", §4 "Ask dialog", §7
@@ -15,7 +16,21 @@ export function askAnswerKey(keyPrefix: string, askId: string): string {
 export const ASK_MESSAGES = {
   answerSent: 'Answer sent',
   expired: 'The question was not answered in time.',
+  unknownArea: 'Pick one of the areas shown on the picture.',
+  recaptchaRoundsExceeded: 'The reCAPTCHA was not confirmed after the most clicks allowed',
 } as const;
+
+/** The word the ask dialog sends when the operator cancels: the run stops (automation spec §4). */
+export const ASK_CANCELED = 'CANCELED';
+
+/**
+ * ASK_RECAPTCHA: each answer is the selector of one offered area, which the run clicks before it
+ * asks again with a fresh picture; this answer (Confirm with nothing typed) says the widget is
+ * solved and the run goes on. 'CANCELED' still stops the run.
+ */
+export const RECAPTCHA_DONE = '';
+/** At most this many area clicks per ASK_RECAPTCHA step: a run never loops on a captcha forever. */
+export const RECAPTCHA_MAX_ROUNDS = 30;
 
 /** GET /extractor/getPendingAskActionToFill */
 export const pendingAskQuerySchema = z.object({
@@ -27,11 +42,26 @@ export const pendingAskActionSchema = z.object({
   id: z.string().uuid(),
   type: z.enum(ACTION_TYPES),
   label: z.string().nullable(),
-  options: z.object({ text: z.string().nullable() }),
+  options: z.object({
+    text: z.string().nullable(),
+    /** Multi-step asks: the question/captcha area and its picture (base64 PNG); otherwise null. */
+    askMultiStepDto: z
+      .object({
+        builderStep: z.enum(ASK_MULTI_STEP_PHASES),
+        askDataContentSelector: z.string().nullable(),
+        askDataScreenshot: z.string().nullable(),
+      })
+      .nullable(),
+  }),
   /** Whether "save for next time" starts checked (the action's recorded choice). */
   saveOptionsFlag: z.boolean(),
   /** The target element (captcha, question area) as base64 PNG/JPEG bytes, or null. */
   elementScreenshot: z.string().nullable(),
+  /**
+   * ASK_RECAPTCHA: the clickable areas of the widget, in elementScreenshot's pixel coordinates;
+   * the answer is one of their selectors. Null for other asks.
+   */
+  normalizedElements: z.array(pageElementAreaSchema).nullable(),
   extractorId: z.string().uuid(),
   runId: z.string().uuid(),
   updated: z.literal(false),

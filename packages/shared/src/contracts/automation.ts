@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { NUMBER_MASK_AFFIX_MAX_LENGTH, TEXT_FIELD_MAX_LENGTH } from '../constants.js';
 import {
   ACTION_TYPES,
+  ASK_MULTI_STEP_PHASES,
   CONDITIONS,
   ELEMENT_TYPES,
   SCRIPT_RETURN_TYPES,
@@ -127,6 +128,19 @@ export const ifConditionSchema = z.object({
   value: z.string().max(TEXT_FIELD_MAX_LENGTH),
 });
 
+/**
+ * Multi-step asks (ASK_QUESTION, ASK_CAPTCHA; automation spec §3 askMultiStepDto, §4 phases): the
+ * builder first picks the area showing the question or captcha (GET_ASK_DATA), then the field the
+ * answer goes into, which is the action's target (USER_RESPONSE). At run time the area's picture
+ * and text are what the operator is asked about.
+ */
+export const askMultiStepSchema = z.object({
+  builderStep: z.enum(ASK_MULTI_STEP_PHASES),
+  /** CSS selector of the question/captcha area, in the frames of the action's target. */
+  askDataContentSelector: z.string().min(1).max(TEXT_FIELD_MAX_LENGTH).optional(),
+});
+export type AskMultiStep = z.infer<typeof askMultiStepSchema>;
+
 export const actionOptionsSchema = z.object({
   text: z.string().max(TEXT_FIELD_MAX_LENGTH).optional(),
   /** WAIT seconds, clamped 0–60. */
@@ -144,6 +158,7 @@ export const actionOptionsSchema = z.object({
   sequenceDestination: z.number().int().optional(),
   /** Bounded wait for WAIT_UNTIL_*, CLICK_IF_*, IF_* (ms). */
   timeoutMs: z.number().int().min(0).max(120_000).optional(),
+  askMultiStepDto: askMultiStepSchema.optional(),
 });
 export type ActionOptions = z.infer<typeof actionOptionsSchema>;
 

@@ -23,6 +23,8 @@ export function createAskRepository(db: PrismaClient) {
           label: true,
           questionText: true,
           saveOptionsFlag: true,
+          askMultiStepDto: true,
+          normalizedElements: true,
           run: { select: { extractorId: true } },
           action: { select: { saveOptionsFlag: true } },
           elementScreenshot: { select: { content: true } },
@@ -33,7 +35,7 @@ export function createAskRepository(db: PrismaClient) {
     findOwnedPending(userId: string, askId: string, now: Date) {
       return db.pendingAsk.findFirst({
         where: { id: askId, userId, status: 'PENDING', expiresAt: { gt: now } },
-        select: { id: true, actionId: true },
+        select: { id: true, actionId: true, actionType: true, normalizedElements: true },
       });
     },
 

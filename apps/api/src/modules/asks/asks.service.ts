@@ -1,9 +1,15 @@
 import type { Redis } from 'ioredis';
+import { z } from 'zod';
 import { actionSecretContext, type SecretBox } from '@pagewright/db';
 import {
+  ASK_CANCELED,
   ASK_MESSAGES,
+  RECAPTCHA_DONE,
   askAnswerKey,
+  askMultiStepSchema,
+  pageElementAreaSchema,
   type ExtractorType,
+  type PageElementArea,
   type PendingAskAction,
   type UpdatePendingAskRequest,
   type UpdatePendingAskResponse,
@@ -11,8 +17,14 @@ import {
 import { AppError } from '../../lib/app-error.js';
 import type { AskRepository } from './asks.repository.js';
 
-/** The word the ask dialog sends to cancel; the worker stops the run (automation spec §4). */
-const CANCELED = 'CANCELED';
+const storedAreasSchema = z.array(pageElementAreaSchema);
+
+/** The areas a reCAPTCHA ask offers, as stored by the worker; none when the JSON is not a list. */
+function offeredAreas(stored: unknown): PageElementArea[] {
+  const parsed = storedAreasSchema.safeParse(stored);
+  return parsed.success ? parsed.data : [];
+}
+
 /** An answer nobody consumes (the run already ended) does not linger in Redis. */
 const ANSWER_TTL_SECONDS = 60;
 
@@ -30,13 +42,25 @@ export function createAskService(deps: {
       const ask = await asks.findOldestPending(userId, extractorType, new Date());
       if (!ask) return null;
       const screenshot = ask.elementScreenshot?.content;
+      const picture = screenshot ? Buffer.from(screenshot).toString('base64') : null;
+      const multiStep = askMultiStepSchema.safeParse(ask.askMultiStepDto);
       return {
         id: ask.id,
         type: ask.actionType,
         label: ask.label,
-        options: { text: ask.questionText },
+        options: {
+          text: ask.questionText,
+          askMultiStepDto: multiStep.success
+            ? {
+                builderStep: multiStep.data.builderStep,
+                askDataContentSelector: multiStep.data.askDataContentSelector ?? null,
+                askDataScreenshot: picture,
+              }
+            : null,
+        },
         saveOptionsFlag: ask.action?.saveOptionsFlag ?? ask.saveOptionsFlag,
-        elementScreenshot: screenshot ? Buffer.from(screenshot).toString('base64') : null,
+        elementScreenshot: picture,
+        normalizedElements: ask.actionType === 'ASK_RECAPTCHA' ? offeredAreas(ask.normalizedElements) : null,
         extractorId: ask.run.extractorId,
         runId: ask.runId,
         updated: false,
@@ -46,8 +70,18 @@ export function createAskService(deps: {
     async answer(userId: string, body: UpdatePendingAskRequest): Promise<UpdatePendingAskResponse> {
       const ask = await asks.findOwnedPending(userId, body.id, new Date());
       if (!ask) throw AppError.notFound();
-      const canceled = body.textValue === CANCELED;
-      const save = body.saveOptionsFlag === true && !canceled;
+      const key = askAnswerKey(keyPrefix, ask.id);
+      const canceled = body.textValue === ASK_CANCELED;
+      if (ask.actionType === 'ASK_RECAPTCHA' && !canceled && body.textValue !== RECAPTCHA_DONE) {
+        // A picked area: the run clicks it and offers the same ask again with a fresh picture.
+        if (!offeredAreas(ask.normalizedElements).some((area) => area.selector === body.textValue)) {
+          throw AppError.validation(ASK_MESSAGES.unknownArea, 'textValue');
+        }
+        await redis.multi().rpush(key, body.textValue).expire(key, ANSWER_TTL_SECONDS).exec();
+        return { message: ASK_MESSAGES.answerSent };
+      }
+      // A solved captcha is nothing to keep for next time.
+      const save = body.saveOptionsFlag === true && !canceled && ask.actionType !== 'ASK_RECAPTCHA';
       if (!(await asks.claim(userId, ask.id, canceled ? 'CANCELED' : 'ANSWERED', save))) {
         throw AppError.notFound();
       }
@@ -58,7 +92,6 @@ export function createAskService(deps: {
           secrets.seal(body.textValue, actionSecretContext(userId, ask.actionId)),
         );
       }
-      const key = askAnswerKey(keyPrefix, ask.id);
       await redis.multi().rpush(key, body.textValue).expire(key, ANSWER_TTL_SECONDS).exec();
       return { message: ASK_MESSAGES.answerSent };
     },
