@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import request from 'supertest';
 import { createPrismaClient } from '@pagewright/db';
 import {
+  BUILDER_MESSAGES,
   MESSAGES,
+  WORKER_HEARTBEAT_TTL_MS,
   type AddActionInput,
   type BuilderView,
   type EvaluatePointResponse,
@@ -13,6 +15,7 @@ import {
 } from '@pagewright/shared';
 import { FIXTURE_PASSWORD, startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
+import { currentWorkerPid } from '../support/stack.js';
 
 const apiUrl = inject('apiUrl');
 const mailUrl = inject('mailUrl');
@@ -516,6 +519,46 @@ describe('the action builder (record, validate, save, run)', () => {
     await api().put('/api/extractor/edit').query(EXTRACTOR).set(bearer(owner.token)).send({}).expect(400);
     await api().get('/api/extractor/end').query(EXTRACTOR).set(bearer(owner.token)).expect(200);
   });
+
+  it('says once that the live page was lost when its worker dies, then starts a fresh page and keeps the draft', async () => {
+    await startBuilder(owner, 'Lost session');
+    await added(owner, { type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` });
+    await added(owner, { type: 'GET_TEXT', label: 'Title', target: target('#login-title') });
+    const before = (
+      await api().post('/api/extractor/normalized').query(EXTRACTOR).set(bearer(owner.token)).expect(200)
+    ).body as NormalizedPage;
+    expect(before.areas.some((area) => area.textContent === 'Sign in')).toBe(true);
+
+    // The stack starts another worker when this one dies, as a process supervisor would.
+    process.kill(await currentWorkerPid(), 'SIGKILL');
+    const killedAt = Date.now();
+    const lost = await api().post('/api/extractor/normalized').query(EXTRACTOR).set(bearer(owner.token));
+    const detectedInMs = Date.now() - killedAt;
+    expect(lost.status, JSON.stringify(lost.body)).toBe(409);
+    expect(lost.body).toEqual({ code: 'SESSION_LOST', message: BUILDER_MESSAGES.sessionLost });
+    // Never a hang: the dead worker's queue has no consumer any more, seen on two checks 2 s apart
+    // (the heartbeat, WORKER_HEARTBEAT_TTL_MS, would take longer).
+    expect(detectedInMs).toBeLessThan(WORKER_HEARTBEAT_TTL_MS / 2);
+
+    // The next call opens a fresh page on the replacement worker; the recorded steps are all kept.
+    const fresh = (
+      await api().post('/api/extractor/normalized').query(EXTRACTOR).set(bearer(owner.token)).expect(200)
+    ).body as NormalizedPage;
+    expect(fresh.areas.some((area) => area.textContent === 'Sign in')).toBe(false);
+    const current = (
+      await api().get('/api/extractor/current').query(EXTRACTOR).set(bearer(owner.token)).expect(200)
+    ).body as BuilderView;
+    expect(current.actions.map((action) => action.type)).toEqual(['NAVIGATE', 'GET_TEXT']);
+    // Validating replays the draft on the new page.
+    const validation = await api()
+      .get('/api/extractor/validate')
+      .query(EXTRACTOR)
+      .set(bearer(owner.token))
+      .buffer(true)
+      .expect(200);
+    expect(parseValidation(validation.text).result).toMatchObject({ error: null, data: { sequence: null } });
+    await api().get('/api/extractor/end').query(EXTRACTOR).set(bearer(owner.token)).expect(200);
+  }, 90_000);
 
   it("never lets another user open, read or drive someone's builder", async () => {
     await api().get(`/api/extractor/edit/${extractorId}`).set(bearer(stranger.token)).expect(404);

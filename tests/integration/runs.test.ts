@@ -1,12 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import request from 'supertest';
 import { createPrismaClient, createSecretBox, type Prisma } from '@pagewright/db';
 import { MESSAGES, RUN_MESSAGES, type RunDetail } from '@pagewright/shared';
 import { FIXTURE_PASSWORD, startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
-import { fromRoot } from '../support/paths.js';
-import { STACK_WORKER_LOG } from '../support/stack.js';
+import { currentWorkerPid } from '../support/stack.js';
 
 const apiUrl = inject('apiUrl');
 const mailUrl = inject('mailUrl');
@@ -327,14 +325,10 @@ describe('running an extractor (GET /extractor/execute/:id) in the worker', () =
     // NAVIGATE stored: the worker is now inside the 60 s WAIT.
     await waitForRun(owner, runId, (run) => run.steps.length === 1, 30_000);
 
-    const ready = readFileSync(fromRoot('.pagewright', 'test-logs', `${STACK_WORKER_LOG}.log`), 'utf8')
-      .split('\n')
-      .find((line) => line.includes('worker ready'));
-    const workerPid = (JSON.parse(ready ?? '{}') as { pid?: number }).pid;
-    expect(workerPid).toBeTypeOf('number');
+    const workerPid = await currentWorkerPid();
     const killedAt = Date.now();
     // The stack starts another worker when this one dies; that one must end the orphaned run.
-    process.kill(workerPid!, 'SIGKILL');
+    process.kill(workerPid, 'SIGKILL');
 
     const run = await waitForRun(owner, runId, (r) => r.status !== 'EXECUTING', 60_000);
     expect(Date.now() - killedAt).toBeLessThan(60_000);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fromRoot } from './paths.js';
@@ -24,6 +24,38 @@ export interface TestStack {
 export const STACK_WORKER_LOG = 'worker';
 /** The test worker's ASK_TIMEOUT_SECONDS. */
 export const STACK_ASK_TIMEOUT_SECONDS = 12;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The pid of the test stack's running worker, read from the workers' logs (the first worker and
+ * the replacements started after a test killed one), once it is ready. Tests kill it to prove a
+ * dead worker is handled; test files run one at a time, so no other file is using it then.
+ */
+export async function currentWorkerPid(timeoutMs = 60_000): Promise<number> {
+  const logDir = fromRoot('.pagewright', 'test-logs');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const pids = readdirSync(logDir)
+      .filter((name) => name === `${STACK_WORKER_LOG}.log` || name.startsWith(`${STACK_WORKER_LOG}-`))
+      .flatMap((name) => readFileSync(path.join(logDir, name), 'utf8').split('\n'))
+      .filter((line) => line.includes('"worker ready"'))
+      .map((line) => (JSON.parse(line) as { pid: number }).pid)
+      .filter(isAlive);
+    if (pids.length === 1) return pids[0]!;
+    if (pids.length > 1) throw new Error(`expected one running test worker, found ${pids.length}`);
+    // A replacement for a killed worker may still be starting.
+    if (Date.now() > deadline) throw new Error('no test worker is ready');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
 
 /**
  * Starts a worker process (TypeScript source, or the build) with `env`, and waits until it is

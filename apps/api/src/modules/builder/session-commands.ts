@@ -40,7 +40,8 @@ interface QueueChannel {
 
 /**
  * Sends commands to the worker that owns a live session and waits for its answer (BullMQ job round
- * trip, ~2 ms here). A worker whose heartbeat stopped answers SessionLostError instead of a hang.
+ * trip, ~2 ms here). A worker that stopped (its queue lost its consumer, or its heartbeat lapsed)
+ * answers SessionLostError instead of a hang.
  */
 export function createSessionCommandClient(deps: {
   connection: Redis;
@@ -99,10 +100,16 @@ export function createSessionCommandClient(deps: {
       const workerId = options.workerId;
       const workerGone = workerId
         ? new Promise<never>((_, reject) => {
+            let checksWithoutConsumer = 0;
             watch = setInterval(() => {
-              void isWorkerAlive(workerId).then((alive) => {
-                if (!alive) reject(new SessionLostError());
-              });
+              void Promise.all([isWorkerAlive(workerId), queue.getWorkersCount().catch(() => 1)]).then(
+                ([alive, consumers]) => {
+                  // A killed worker's Redis connections close at once, long before its heartbeat
+                  // lapses; two checks in a row rule out a living worker that is reconnecting.
+                  checksWithoutConsumer = consumers === 0 ? checksWithoutConsumer + 1 : 0;
+                  if (!alive || checksWithoutConsumer >= 2) reject(new SessionLostError());
+                },
+              );
             }, HEARTBEAT_CHECK_MS);
           })
         : undefined;
