@@ -14,6 +14,15 @@ export default defineConfig({
         },
       },
       {
+        // Component tests of the SPA's dialogs and rules, in jsdom (flows run in real Chromium in e2e).
+        test: {
+          name: 'web',
+          include: ['apps/web/src/**/*.test.tsx'],
+          environment: 'jsdom',
+          testTimeout: 15_000,
+        },
+      },
+      {
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],

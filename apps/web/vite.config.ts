@@ -54,6 +54,12 @@ export default defineConfig(({ mode }) => ({
               test: /node_modules[\\/](@mui|@emotion|@popperjs|react-transition-group|stylis)[\\/]/,
               priority: 2,
             },
+            {
+              // The script editor and its parser: only the builder (a lazy route) loads them.
+              name: 'editor',
+              test: /node_modules[\\/](@codemirror|@lezer|acorn|crelt|style-mod|w3c-keyname)[\\/]/,
+              priority: 2,
+            },
             { name: 'vendor', test: /node_modules[\\/]/, priority: 1 },
           ],
         },
