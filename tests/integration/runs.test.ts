@@ -152,6 +152,7 @@ describe('running an extractor (GET /extractor/execute/:id) in the worker', () =
                   type: 'DATETIME',
                   options: { dateMask: { mask: 'MM/dd/yyyy', gmt: 'Etc/GMT0' } },
                 },
+                { sequence: 4, label: 'Statement', selector: 'td:nth-child(4) a', type: 'FILE' },
               ],
             },
           },
@@ -188,11 +189,39 @@ describe('running an extractor (GET /extractor/execute/:id) in the worker', () =
       { label: 'Name', type: 'TEXT' },
       { label: 'Amount', type: 'NUMBER' },
       { label: 'Date', type: 'DATETIME' },
+      { label: 'Statement', type: 'FILE' },
     ]);
     expect(table.rows).toHaveLength(10);
-    expect(table.rows[0]).toEqual(['Alice Martin', 1234.5, '2025-03-14T00:00:00.000Z']);
-    expect(table.rows[1]).toEqual(['Bruno Costa', -20, '2025-03-15T00:00:00.000Z']);
-    expect(table.rows[9]).toEqual(['Jonas Berg', 2222.22, '2025-04-05T00:00:00.000Z']);
+    expect(table.rows[0]).toEqual([
+      'Alice Martin',
+      1234.5,
+      '2025-03-14T00:00:00.000Z',
+      `${site.url}/files/statement-1.pdf`,
+    ]);
+    expect(table.rows[1]?.slice(0, 3)).toEqual(['Bruno Costa', -20, '2025-03-15T00:00:00.000Z']);
+    expect(table.rows[9]?.slice(0, 3)).toEqual(['Jonas Berg', 2222.22, '2025-04-05T00:00:00.000Z']);
+    // Every FILE cell keeps its own file, across both pages of the table.
+    expect(step(70).tableFiles).toEqual(
+      Array.from({ length: 10 }, (_, row) => ({ row, column: 3, fileName: `statement-${row + 1}.pdf` })),
+    );
+    const cellFile = await api()
+      .get(`/api/extractor/run/${runId}/step/70/file`)
+      .query({ row: 9, column: 3 })
+      .set(bearer(owner.token))
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
+    expect(cellFile.headers['content-disposition']).toContain('statement-10.pdf');
+    expect((cellFile.body as Buffer).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    await api()
+      .get(`/api/extractor/run/${runId}/step/70/file`)
+      .query({ row: 9 })
+      .set(bearer(owner.token))
+      .expect(400);
 
     expect(step(80)).toMatchObject({
       fileName: 'statement-6.pdf',

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fromRoot } from './paths.js';
@@ -40,7 +40,7 @@ function isAlive(pid: number): boolean {
  * dead worker is handled; test files run one at a time, so no other file is using it then.
  */
 export async function currentWorkerPid(timeoutMs = 60_000): Promise<number> {
-  const logDir = fromRoot('.pagewright', 'test-logs');
+  const logDir = fromRoot('.pagewright', process.env.PW_TEST_LOG_DIRECTORY ?? 'test-logs');
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const pids = readdirSync(logDir)
@@ -99,12 +99,28 @@ export interface StackOptions {
   logDirectory?: string;
 }
 
+/** Logs of stacks whose test run has ended (their process is gone) are removed. */
+function removeLogsOfEndedStacks(): void {
+  const root = fromRoot('.pagewright', 'test-logs');
+  if (!existsSync(root)) return;
+  for (const name of readdirSync(root)) {
+    const pid = /^stack-(\d+)$/u.exec(name)?.[1];
+    if (pid && !isAlive(Number(pid))) rmSync(path.join(root, name), { recursive: true, force: true });
+  }
+}
+
 /**
  * The real product for tests: a fresh PostgreSQL database with all migrations, the local Redis, a
  * maildev SMTP catcher with its inbox API, and the API over HTTP on free ports.
  */
 export async function startStack({ useBuild, env = {}, logDirectory }: StackOptions): Promise<TestStack> {
-  if (logDirectory) useLogDirectory(logDirectory);
+  // Each stack logs into a folder of its own: two test runs at once (a developer's and CI's, or
+  // the integration and e2e suites) must never read, or kill by pid, each other's worker.
+  const ownLogDirectory = logDirectory ?? `test-logs/stack-${process.pid}`;
+  removeLogsOfEndedStacks();
+  useLogDirectory(ownLogDirectory);
+  // Forked test workers inherit this environment: currentWorkerPid looks only here.
+  process.env.PW_TEST_LOG_DIRECTORY = ownLogDirectory;
   const database = await createTestDatabase();
   const [apiPort, smtpPort, mailWebPort] = await Promise.all([freePort(), freePort(), freePort()]);
   const processes: RunningProcess[] = [];
@@ -156,7 +172,8 @@ export async function startStack({ useBuild, env = {}, logDirectory }: StackOpti
       SMTP_HOST: '127.0.0.1',
       SMTP_PORT: String(smtpPort),
       LOG_LEVEL: 'warn',
-      WEB_DIST: fromRoot('apps/web/dist'),
+      // PW_TEST_WEB_DIST lets a developer test an SPA build of their own beside apps/web/dist.
+      WEB_DIST: process.env.PW_TEST_WEB_DIST ?? fromRoot('apps/web/dist'),
       BUILD_HASH: 'test',
       // Every test signs up its own users from 127.0.0.1; the login limit stays at its default.
       ACCOUNT_EMAIL_RATE_LIMIT_MAX: '10000',

@@ -1,7 +1,13 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { AskRequest } from '@pagewright/automation';
-import { ASK_CANCELED, RECAPTCHA_DONE, askAnswerKey, publishLiveEvent } from '@pagewright/shared';
+import {
+  ASK_CANCELED,
+  RECAPTCHA_DONE,
+  askAnswerKey,
+  isAnswerSavable,
+  publishLiveEvent,
+} from '@pagewright/shared';
 import { actionSecretContext, type SecretBox } from '@pagewright/db';
 import type { StoredAction } from './load-flow.js';
 import type { RunStore } from './run-store.js';
@@ -120,7 +126,7 @@ export function createAskDuringRun(deps: AskDuringRunDeps, run: AskRun) {
     const row = run.rowsBySequence.get(request.sequence);
     const actionId = row?.id ?? null;
     // A saved answer stands in for a typed one; a captcha has to be solved every time.
-    if (actionId && request.type !== 'ASK_RECAPTCHA') {
+    if (actionId && isAnswerSavable(request.type)) {
       const saved = await savedAnswer(actionId);
       if (saved !== undefined) return saved;
     }

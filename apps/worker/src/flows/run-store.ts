@@ -22,6 +22,8 @@ export interface StepToStore {
   pageScreenshot?: FileToStore | undefined;
   elementScreenshot?: FileToStore | undefined;
   file?: FileToStore | undefined;
+  /** GET_TABLE: the file of each FILE cell, with its row and column. */
+  tableFiles?: (FileToStore & { row: number; column: number })[] | undefined;
 }
 
 export interface RunEnd {
@@ -94,7 +96,8 @@ export function createRunStore(db: PrismaClient) {
           });
           return stored.id;
         };
-        await tx.runStep.create({
+        const created = await tx.runStep.create({
+          select: { id: true },
           data: {
             runId,
             sequence: step.sequence,
@@ -111,6 +114,16 @@ export function createRunStore(db: PrismaClient) {
             fileId: await store(step.file),
           },
         });
+        for (const cellFile of step.tableFiles ?? []) {
+          await tx.runStepFile.create({
+            data: {
+              runStepId: created.id,
+              rowIndex: cellFile.row,
+              columnIndex: cellFile.column,
+              fileId: (await store(cellFile)) as string,
+            },
+          });
+        }
       });
     },
 
@@ -214,7 +227,7 @@ export function createRunStore(db: PrismaClient) {
               select: { id: true },
             })
           : null;
-        await tx.pendingAsk.updateMany({
+        const updated = await tx.pendingAsk.updateMany({
           where: { id: askId, status: 'PENDING' },
           data: {
             elementScreenshotFileId: screenshot?.id ?? null,
@@ -222,9 +235,9 @@ export function createRunStore(db: PrismaClient) {
             expiresAt: refresh.expiresAt,
           },
         });
-        if (previous?.elementScreenshotFileId) {
-          await tx.storedFile.deleteMany({ where: { id: previous.elementScreenshotFileId } });
-        }
+        // An ask answered meanwhile keeps the picture it was answered on; the new one goes.
+        const unused = updated.count === 1 ? previous?.elementScreenshotFileId : screenshot?.id;
+        if (unused) await tx.storedFile.deleteMany({ where: { id: unused } });
       });
     },
 

@@ -76,14 +76,15 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
       },
       { runId, userId: run.userId, extractorId: run.extractorId, rowsBySequence },
     );
-    const keptFiles = new Map<number, KeptFile>();
+    const keptFiles = new Map<number, KeptFile[]>();
     let currentSequence: number | undefined;
     let storing: Promise<void> = Promise.resolve();
     let storeFailure: unknown;
 
     const storeStep = async (step: StepRecord) => {
       const row = rowsBySequence.get(step.sequence);
-      const file = keptFiles.get(step.sequence);
+      const files = keptFiles.get(step.sequence) ?? [];
+      const file = files.find((kept) => !kept.cell);
       await store.saveStep(runId, run.userId, {
         sequence: step.sequence,
         actionId: row?.id ?? null,
@@ -105,6 +106,11 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
           content: step.elementScreenshot,
         },
         file: file && { name: file.fileName, mimeType: file.mimeType, content: file.content },
+        tableFiles: files.flatMap((kept) =>
+          kept.cell
+            ? [{ name: kept.fileName, mimeType: kept.mimeType, content: kept.content, ...kept.cell }]
+            : [],
+        ),
       });
     };
 
@@ -126,10 +132,9 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
               currentSequence = action.sequence;
             },
             keepFile: (file) => {
-              // One file per step is linked to it (GET_FILE, GET_IMAGE); a table's FILE cells
-              // after the first are not kept.
-              if (currentSequence !== undefined && !keptFiles.has(currentSequence))
-                keptFiles.set(currentSequence, file);
+              // GET_FILE / GET_IMAGE keep one file per step; GET_TABLE one per FILE cell.
+              if (currentSequence !== undefined)
+                keptFiles.set(currentSequence, [...(keptFiles.get(currentSequence) ?? []), file]);
               return Promise.resolve();
             },
             onStepDone: (step) => {

@@ -24,15 +24,19 @@ interface CellNode {
   closest(selector: string): CellNode | null;
 }
 
-/** Raw cell texts of every row: one page.evaluate per page of the table. */
+/**
+ * One page.evaluate per page of the table: the text (or link) of each column in each row. A row
+ * in which no column's element exists (a header row of th cells, a separator) is not a data row
+ * and is left out; a cell whose element exists but is empty stays, as an empty cell.
+ */
 async function readRows(rows: Locator, columns: readonly TableColumn[]): Promise<string[][]> {
   const specs = columns.map((column) => ({ selector: column.selector, isFile: column.type === 'FILE' }));
-  return rows.evaluateAll(
+  const read = await rows.evaluateAll(
     (nodes: CellNode[], cellSpecs: { selector: string; isFile: boolean }[]) =>
       nodes.map((row) =>
         cellSpecs.map(({ selector, isFile }) => {
           const cell = selector.trim() ? row.querySelector(selector) : row;
-          if (!cell) return '';
+          if (!cell) return null;
           if (isFile) {
             // An anchor's href property is already absolute (resolved against the document base).
             const link = cell.closest('a[href]') ?? cell.querySelector('a[href]');
@@ -43,6 +47,9 @@ async function readRows(rows: Locator, columns: readonly TableColumn[]): Promise
       ),
     specs,
   );
+  return read
+    .filter((cells) => cells.some((cell) => cell !== null))
+    .map((cells) => cells.map((cell) => cell ?? ''));
 }
 
 function typedCell(text: string, column: TableColumn): Cell {
@@ -139,19 +146,18 @@ export async function getTable(context: ActionContext): Promise<ActionOutcome> {
     const fileColumns = definition.columns.flatMap((column, index) =>
       column.type === 'FILE' ? [index] : [],
     );
-    for (const row of rows) {
+    for (const [rowIndex, row] of rows.entries()) {
       for (const index of fileColumns) {
         const url = row[index];
         if (typeof url === 'string' && /^https?:/u.test(url)) {
-          await context.hooks.keepFile(
-            await fetchFile(
-              context.page,
-              url,
-              context.navigationPolicy,
-              context.limits.fileMaxBytes,
-              context.limits.navigationTimeoutMs,
-            ),
+          const file = await fetchFile(
+            context.page,
+            url,
+            context.navigationPolicy,
+            context.limits.fileMaxBytes,
+            context.limits.navigationTimeoutMs,
           );
+          await context.hooks.keepFile({ ...file, cell: { row: rowIndex, column: index } });
         }
       }
     }

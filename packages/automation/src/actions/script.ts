@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import type { ScriptReturnType, StepValue, ValueType } from '@pagewright/shared';
 import { AutomationError } from '../flow/automation-error.js';
 import { AUTOMATION_CODES } from '../flow/classify-error.js';
+import { cdpSessionOf } from '../page/cdp-session.js';
 import { type ActionContext, type ActionOutcome, NONE, fail } from './action-context.js';
 
 type Cell = string | number | null;
@@ -81,14 +82,18 @@ export function scriptValueOf(result: unknown, returnType: ScriptReturnType): St
 
 /**
  * SCRIPT: the recorded text is the body of an async function run inside the page (never in Node)
- * by page.evaluate, raced against the script time limit (100028 Script Timeout). The expression is
- * evaluated over the DevTools protocol, so it works on pages whose CSP forbids eval.
+ * by page.evaluate, raced against the script time limit (100028 Script Timeout); past the limit
+ * the page's running script is terminated (`while (true) {}` would otherwise freeze the page for
+ * every later step and for the live view). The expression is evaluated over the DevTools
+ * protocol, so it works on pages whose CSP forbids eval.
  */
 export async function runScript(context: ActionContext): Promise<ActionOutcome> {
   const script = context.action.options?.script;
   if (!script) fail(AUTOMATION_CODES.INVALID_ARGUMENT, 'SCRIPT needs options.script');
   const limitMs = context.action.options?.timeoutMs ?? context.limits.scriptTimeoutMs;
   const expression = `(async () => {\n${script.script}\n})()`;
+  // Attached before the script starts: attaching later would wait for the busy main thread.
+  const cdp = await cdpSessionOf(context.page);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -108,6 +113,10 @@ export async function runScript(context: ActionContext): Promise<ActionOutcome> 
   try {
     const result = await Promise.race([evaluation, timeout]);
     return { value: scriptValueOf(result, script.returnType) };
+  } catch (error) {
+    if (error instanceof AutomationError && error.code === AUTOMATION_CODES.SCRIPT_TIMEOUT)
+      await cdp.send('Runtime.terminateExecution').catch(() => undefined);
+    throw error;
   } finally {
     clearTimeout(timer);
   }

@@ -24,6 +24,8 @@ export interface KeptFile {
   fileName: string;
   mimeType: string;
   content: Buffer;
+  /** GET_TABLE: the FILE cell it came from (zero-based row of the value, column of the definition). */
+  cell?: { row: number; column: number } | undefined;
 }
 
 export interface StepRecord {

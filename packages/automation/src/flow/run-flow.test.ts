@@ -292,6 +292,67 @@ describe('runFlow in Chromium', () => {
     expect(refused.error?.originalMessage).toContain('refused');
   });
 
+  it('stops a script that runs past its time limit, so the page answers again', async () => {
+    await page.goto(`${base}/report?page=2`);
+    const result = await runFlow(
+      page,
+      [
+        {
+          sequence: 10,
+          type: 'SCRIPT',
+          options: { script: { script: 'while (true) {}', returnType: 'VOID' }, timeoutMs: 300 },
+        },
+      ],
+      hooksFor([]),
+      { capturePageScreenshots: false, captureNormalizedHtml: false, navigationPolicy: LOCAL },
+    );
+    expect([result.status, result.error?.code]).toEqual(['ERROR', 100028]);
+    // A frozen main thread would never answer this.
+    const answer = await Promise.race([
+      page.evaluate('document.title.length >= 0'),
+      new Promise((resolve) => setTimeout(() => resolve('page still frozen'), 3_000)),
+    ]);
+    expect(answer).toBe(true);
+  });
+
+  it('reads only data rows of a table: a header row of th cells is left out, an empty cell stays', async () => {
+    await page.setContent(`<table id="t">
+      <tr><th>Name</th><th>Amount</th></tr>
+      <tr><td>Ann</td><td>12</td></tr>
+      <tr><td></td><td>7</td></tr>
+    </table>`);
+    const result = await runFlow(
+      page,
+      [
+        {
+          sequence: 10,
+          type: 'GET_TABLE',
+          options: {
+            table: {
+              name: 'rows',
+              tableSelector: '#t',
+              rowSelector: 'tr',
+              maxPages: 1,
+              columns: [
+                { label: 'Name', selector: 'td:nth-child(1)', type: 'TEXT' },
+                { label: 'Amount', selector: 'td:nth-child(2)', type: 'NUMBER' },
+              ],
+            },
+          },
+        },
+      ],
+      hooksFor([]),
+      { capturePageScreenshots: false, captureNormalizedHtml: false, navigationPolicy: LOCAL },
+    );
+    expect(result.values[10]).toMatchObject({
+      kind: 'table',
+      rows: [
+        ['Ann', 12],
+        [null, 7],
+      ],
+    });
+  });
+
   it('ends with ERROR and the message of RAISE_ERROR', async () => {
     const result = await runFlow(
       page,

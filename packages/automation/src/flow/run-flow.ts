@@ -1,8 +1,9 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { FlowAction, StepValue } from '@pagewright/shared';
 import type { ActionOutcome } from '../actions/action-context.js';
 import { executorFor } from '../actions/executors.js';
 import { normalizedHtml } from '../page/normalized-page.js';
+import { pagePicture, stepPictures } from '../page/step-pictures.js';
 import { type NavigationPolicy, PUBLIC_ONLY_POLICY } from '../safety/navigation-guard.js';
 import { AutomationError } from './automation-error.js';
 import { AUTOMATION_CODES, classifyError } from './classify-error.js';
@@ -29,8 +30,6 @@ export interface RunFlowOptions {
 }
 
 const NONE: StepValue = { kind: 'none' };
-const PAGE_SCREENSHOT_TIMEOUT_MS = 5_000;
-const ELEMENT_CAPTURE_TIMEOUT_MS = 2_000;
 
 /**
  * Where a step whose condition did not hold goes: the first action whose sequence is at or after
@@ -55,29 +54,9 @@ export function jumpIndex(actions: readonly FlowAction[], current: FlowAction): 
   return index === -1 ? actions.length : index;
 }
 
-async function pageScreenshotOf(page: Page): Promise<Buffer | undefined> {
-  return page
-    .screenshot({ type: 'jpeg', quality: 70, timeout: PAGE_SCREENSHOT_TIMEOUT_MS })
-    .catch(() => undefined);
-}
-
 async function normalizedHtmlOf(page: Page): Promise<string | undefined> {
   if (page.isClosed()) return undefined;
   return normalizedHtml(page).catch(() => undefined);
-}
-
-async function elementCaptureOf(
-  element: Locator,
-  withScreenshot: boolean,
-  maxBytes: number,
-): Promise<Pick<StepRecord, 'elementBox' | 'elementScreenshot'>> {
-  const box = await element.boundingBox({ timeout: ELEMENT_CAPTURE_TIMEOUT_MS }).catch(() => null);
-  if (!box) return {};
-  if (!withScreenshot || box.width === 0 || box.height === 0) return { elementBox: box };
-  const shot = await element
-    .screenshot({ type: 'jpeg', quality: 70, timeout: ELEMENT_CAPTURE_TIMEOUT_MS })
-    .catch(() => undefined);
-  return { elementBox: box, ...(shot && shot.length <= maxBytes ? { elementScreenshot: shot } : {}) };
 }
 
 /**
@@ -151,9 +130,7 @@ export async function runFlow(
         pageUrl: page.url(),
         timestamp,
         value: NONE,
-        ...(capturePageScreenshots && !page.isClosed()
-          ? { pageScreenshot: await pageScreenshotOf(page) }
-          : {}),
+        ...(capturePageScreenshots ? { pageScreenshot: await pagePicture(page) } : {}),
         ...(captureNormalizedHtml ? { normalizedHtml: await normalizedHtmlOf(page) } : {}),
         durationMs: Date.now() - startedAt,
         error: classified,
@@ -162,9 +139,11 @@ export async function runFlow(
     }
 
     previousValues.set(action.sequence, outcome.value);
-    const element = outcome.element
-      ? await elementCaptureOf(outcome.element, captureElementScreenshots, limits.elementScreenshotMaxBytes)
-      : {};
+    const pictures = await stepPictures(page, outcome.element, {
+      withPage: capturePageScreenshots,
+      withElement: captureElementScreenshots,
+      elementMaxBytes: limits.elementScreenshotMaxBytes,
+    });
     record({
       sequence: action.sequence,
       type: action.type,
@@ -172,8 +151,7 @@ export async function runFlow(
       pageUrl: page.url(),
       timestamp,
       value: outcome.value,
-      ...element,
-      ...(capturePageScreenshots ? { pageScreenshot: await pageScreenshotOf(page) } : {}),
+      ...pictures,
       ...(captureNormalizedHtml ? { normalizedHtml: await normalizedHtmlOf(page) } : {}),
       durationMs: Date.now() - startedAt,
     });

@@ -21,6 +21,17 @@ export const runStepParamSchema = z.object({
   sequence: z.coerce.number().int().min(0),
 });
 
+/** .../step/:sequence/file: without row and column the step's file, with both a table cell's. */
+export const runStepFileQuerySchema = z
+  .object({
+    row: z.coerce.number().int().min(0).optional(),
+    column: z.coerce.number().int().min(0).optional(),
+  })
+  .refine((query) => (query.row === undefined) === (query.column === undefined), {
+    message: 'Give both row and column, or neither',
+    path: ['column'],
+  });
+
 export const runStepScreenshotQuerySchema = z.object({
   kind: z.enum(['page', 'element']).default('page'),
 });
@@ -47,6 +58,8 @@ export const runStepSchema = z.object({
   hasNormalizedHtml: z.boolean(),
   /** Name of the file the step kept (GET_FILE, GET_IMAGE), served by .../step/:sequence/file. */
   fileName: z.string().nullable(),
+  /** GET_TABLE: the file each FILE cell downloaded, served by .../file?row=&column=. */
+  tableFiles: z.array(z.object({ row: z.number().int(), column: z.number().int(), fileName: z.string() })),
 });
 export type RunStep = z.infer<typeof runStepSchema>;
 

@@ -50,7 +50,13 @@ export function createRunRepository(db: PrismaClient) {
           steps: {
             orderBy: [{ sequence: 'asc' }, { timestamp: 'asc' }],
             omit: { normalizedHtml: true },
-            include: { file: { select: { name: true } } },
+            include: {
+              file: { select: { name: true } },
+              tableFiles: {
+                orderBy: [{ rowIndex: 'asc' }, { columnIndex: 'asc' }],
+                select: { rowIndex: true, columnIndex: true, file: { select: { name: true } } },
+              },
+            },
           },
         },
       });
@@ -77,6 +83,15 @@ export function createRunRepository(db: PrismaClient) {
           normalizedHtml: true,
         },
       });
+    },
+    /** The file of one FILE cell of a GET_TABLE step (the latest step of that sequence). */
+    async findOwnedCellFileId(userId: string, runId: string, sequence: number, row: number, column: number) {
+      const step = await db.runStep.findFirst({
+        where: { runId, sequence, run: { userId } },
+        orderBy: { timestamp: 'desc' },
+        select: { tableFiles: { where: { rowIndex: row, columnIndex: column }, select: { fileId: true } } },
+      });
+      return step?.tableFiles[0]?.fileId ?? null;
     },
     findOwnedFile(userId: string, fileId: string) {
       return db.storedFile.findFirst({

@@ -6,6 +6,7 @@ import {
   idParamSchema,
   runDetailSchema,
   runIdParamSchema,
+  runStepFileQuerySchema,
   runStepParamSchema,
   runStepScreenshotQuerySchema,
 } from '@pagewright/shared';
@@ -96,15 +97,19 @@ export const runRoutes: FastifyPluginAsyncZod<{ runs: RunService }> = async (app
   app.get('/extractor/run/:runId/step/:sequence/file', {
     schema: {
       tags: ['runs'],
-      summary: 'The file a step kept (GET_FILE, GET_IMAGE), with its name and type',
+      summary:
+        'The file a step kept (GET_FILE, GET_IMAGE), or with ?row=&column= the file of one FILE cell of a GET_TABLE step',
       security: bearerSecurity,
       params: runStepParamSchema,
+      querystring: runStepFileQuerySchema,
       produces: ['application/octet-stream'],
       response: errors,
     },
     handler: async (request, reply) => {
       const { runId, sequence } = request.params;
-      return sendFile(reply, await runs.file(request.user.id, runId, sequence), true);
+      const { row, column } = request.query;
+      const cell = row !== undefined && column !== undefined ? { row, column } : undefined;
+      return sendFile(reply, await runs.file(request.user.id, runId, sequence, cell), true);
     },
   });
 };

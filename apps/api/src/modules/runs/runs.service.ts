@@ -79,6 +79,11 @@ export function createRunService(deps: { runs: RunRepository; queue: RunsQueue; 
             hasElementScreenshot: step.elementScreenshotFileId !== null,
             hasNormalizedHtml: step.hasNormalizedHtml,
             fileName: step.file?.name ?? null,
+            tableFiles: step.tableFiles.map((cell) => ({
+              row: cell.rowIndex,
+              column: cell.columnIndex,
+              fileName: cell.file.name,
+            })),
           };
         }),
       };
@@ -101,7 +106,18 @@ export function createRunService(deps: { runs: RunRepository; queue: RunsQueue; 
       return step.normalizedHtml;
     },
 
-    async file(userId: string, runId: string, sequence: number): Promise<StoredFileContent> {
+    /** The step's file, or with a cell the file of that FILE cell of its table. */
+    async file(
+      userId: string,
+      runId: string,
+      sequence: number,
+      cell?: { row: number; column: number },
+    ): Promise<StoredFileContent> {
+      if (cell)
+        return ownedFile(
+          userId,
+          await runs.findOwnedCellFileId(userId, runId, sequence, cell.row, cell.column),
+        );
       const step = await runs.findOwnedStep(userId, runId, sequence);
       if (!step) throw AppError.notFound();
       return ownedFile(userId, step.fileId);
