@@ -121,6 +121,7 @@ describe('asks during a run (getPendingAskActionToFill / updatePendingAskAction)
       label: 'User id',
       options: { text: 'Your id?' },
       saveOptionsFlag: false,
+      isActionSaved: true,
       extractorId,
       runId,
       updated: false,
@@ -267,6 +268,50 @@ describe('asks during a run (getPendingAskActionToFill / updatePendingAskAction)
     });
   });
 
+  it('shows an image captcha to the operator and types what they read into its field', async () => {
+    const extractorId = await insertExtractor(owner, 'Image captcha', [
+      { sequence: 10, type: 'NAVIGATE', textValue: `${site.url}/pages/image-captcha.html` },
+      {
+        sequence: 20,
+        type: 'ASK_CAPTCHA',
+        label: 'Captcha',
+        selectorValue: '#captcha-answer',
+        options: {
+          askMultiStepDto: { builderStep: 'USER_RESPONSE', askDataContentSelector: '#captcha-image' },
+        },
+      },
+      { sequence: 30, type: 'CLICK', selectorValue: '#captcha-submit' },
+      { sequence: 40, type: 'GET_TEXT', label: 'Result', selectorValue: '#captcha-result' },
+    ]);
+    const runId = await execute(owner, extractorId);
+    const ask = await nextAsk(owner, runId);
+    expect(ask).toMatchObject({
+      type: 'ASK_CAPTCHA',
+      label: 'Captcha',
+      options: {
+        askMultiStepDto: { builderStep: 'USER_RESPONSE', askDataContentSelector: '#captcha-image' },
+      },
+      normalizedElements: null,
+    });
+    // The operator sees the captcha picture (180×60 plus its border; a fractional top may add a
+    // pixel row), not the empty answer field.
+    const picture = pngSize(ask.options.askMultiStepDto!.askDataScreenshot!);
+    expect(picture.width).toBe(182);
+    expect(picture.height).toBeGreaterThanOrEqual(62);
+    expect(picture.height).toBeLessThanOrEqual(63);
+
+    // Even when a client asks to keep it, a captcha's answer is never saved for the next run.
+    await answer(owner, ask.id, 'w7kq', true).expect(200);
+    const run = await waitForRun(owner, runId);
+    expect(run.status).toBe('SUCCESS');
+    expect(run.steps.find((s) => s.sequence === 40)?.value).toEqual({
+      kind: 'text',
+      value: 'Captcha accepted',
+    });
+    const captchaAction = await db.extractorAction.findFirstOrThrow({ where: { extractorId, sequence: 20 } });
+    expect(await db.savedSecret.count({ where: { actionId: captchaAction.id } })).toBe(0);
+  });
+
   it('solves a captcha by clicking the areas the operator picks on its picture, then goes on', async () => {
     const extractorId = await insertExtractor(owner, 'Captcha', [
       { sequence: 10, type: 'NAVIGATE', textValue: `${site.url}/pages/captcha.html` },
@@ -313,6 +358,57 @@ describe('asks during a run (getPendingAskActionToFill / updatePendingAskAction)
     // Each round's picture replaced the last one: one file is left, not five.
     expect(stored[0]!.elementScreenshotFileId).not.toBeNull();
     expect(await db.storedFile.count({ where: { name: { startsWith: `run-${runId}-ask-` } } })).toBe(1);
+  });
+
+  it("tells the dialog that a validation's new draft action is not saved (nothing to save an answer for)", async () => {
+    const auth = bearer(owner.token);
+    const created = await api()
+      .post('/api/extractor/start')
+      .set(auth)
+      .send({ name: 'Draft ask', description: 'draft', extractorType: 'EXTRACTOR' })
+      .expect(201);
+    const extractorId = (created.body as { id: string }).id;
+    const add = (body: object) =>
+      api().post('/api/extractor/').query({ extractorType: 'EXTRACTOR' }).set(auth).send(body).expect(200);
+    await add({ type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` });
+    await add({
+      type: 'ASK_ID',
+      label: 'User id',
+      textValue: 'Your id?',
+      target: { selectorValue: '#username' },
+      credentials: 'recording-user',
+    });
+    const validation = api()
+      .get('/api/extractor/validate')
+      .query({ extractorType: 'EXTRACTOR' })
+      .set(auth)
+      .buffer(true);
+    let isFinished = false;
+    const finished = validation.then((answer) => {
+      isFinished = true;
+      return answer;
+    });
+    const deadline = Date.now() + 20_000;
+    let ask: PendingAskAction | undefined;
+    while (!ask) {
+      if (isFinished || Date.now() > deadline) throw new Error('the validation did not ask');
+      const pending = await api()
+        .get('/api/extractor/getPendingAskActionToFill')
+        .query({ extractorType: 'EXTRACTOR' })
+        .set(auth);
+      if (pending.status === 200 && (pending.body as PendingAskAction).extractorId === extractorId) {
+        ask = pending.body as PendingAskAction;
+      } else {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+    expect(ask).toMatchObject({ type: 'ASK_ID', label: 'User id', isActionSaved: false, extractorId });
+    const savedBefore = await db.savedSecret.count({ where: { userId: owner.id } });
+    // Even when asked, an answer is not kept for an action that has no row yet.
+    await answer(owner, ask.id, 'draft-user', true).expect(200);
+    expect((await finished).status).toBe(200);
+    expect(await db.savedSecret.count({ where: { userId: owner.id } })).toBe(savedBefore);
+    await api().get('/api/extractor/end').query({ extractorType: 'EXTRACTOR' }).set(auth).expect(200);
   });
 
   it('needs a signed-in caller', async () => {

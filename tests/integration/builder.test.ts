@@ -429,7 +429,7 @@ describe('the action builder (record, validate, save, run)', () => {
       .expect(200);
     expect(html.headers['content-type']).toMatch(/^text\/plain/);
     expect(html.text).toContain('Welcome, ops-user');
-  });
+  }, 150_000); // ~45 recorded actions, a validation, a save and a run: minutes on a loaded 2-core machine.
 
   it('keeps the first action in place, renumbers the rest, and moves references with them', async () => {
     await api().get(`/api/extractor/edit/${extractorId}`).set(bearer(owner.token)).expect(200);
@@ -560,6 +560,75 @@ describe('the action builder (record, validate, save, run)', () => {
     await api().get('/api/extractor/end').query(EXTRACTOR).set(bearer(owner.token)).expect(200);
   }, 90_000);
 
+  it('keeps a saved item read-only while readOnlyEdit is on, and editable again when it is off', async () => {
+    const reader = await signUp('read-only');
+    const id = await startBuilder(reader, 'Read-only flow');
+    await added(reader, { type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` });
+    await added(reader, { type: 'GET_TEXT', target: target('#login-title') });
+    await added(reader, { type: 'WAIT', textValue: '0' });
+    await api()
+      .get('/api/extractor/validate')
+      .query(EXTRACTOR)
+      .set(bearer(reader.token))
+      .buffer(true)
+      .expect(200);
+    await api().put('/api/extractor/edit').query(EXTRACTOR).set(bearer(reader.token)).send({}).expect(200);
+    const stored = await db.extractorAction.findMany({
+      where: { extractorId: id },
+      orderBy: { sequence: 'asc' },
+    });
+
+    const setReadOnly = (value: 'true' | 'false') =>
+      api().put('/api/user/settings/readOnlyEdit').set(bearer(reader.token)).send({ value }).expect(200);
+    await setReadOnly('true');
+    const opened = (await api().get(`/api/extractor/edit/${id}`).set(bearer(reader.token)).expect(200))
+      .body as BuilderView;
+    expect(opened.actions.every((action) => action.isSaved)).toBe(true);
+
+    const refusals = [
+      api()
+        .post('/api/extractor/action')
+        .query(EXTRACTOR)
+        .set(bearer(reader.token))
+        .send({ sequence: 20, target: { selectorValue: '#login-submit', fallbackLocators: [] } }),
+      api()
+        .delete('/api/extractor/action')
+        .query({ ...EXTRACTOR, sequence: 30 })
+        .set(bearer(reader.token)),
+      api()
+        .put('/api/extractor/sequence')
+        .query({ ...EXTRACTOR, currentSequence: 30, newSequence: 35 })
+        .set(bearer(reader.token)),
+      api().get('/api/extractor/resequence').query(EXTRACTOR).set(bearer(reader.token)),
+      api().get('/api/extractor/validate').query(EXTRACTOR).set(bearer(reader.token)),
+      api().put('/api/extractor/edit').query(EXTRACTOR).set(bearer(reader.token)).send({}),
+    ];
+    for (const [index, refused] of refusals.entries()) {
+      const answer = await refused;
+      expect(answer.status, `refusal ${index + 1}`).toBe(403);
+      expect(answer.body).toMatchObject({ code: 'FORBIDDEN', message: MESSAGES['extractor.read.only'] });
+    }
+    const current = (
+      await api().get('/api/extractor/current').query(EXTRACTOR).set(bearer(reader.token)).expect(200)
+    ).body as BuilderView;
+    expect(current.actions.map((action) => [action.sequence, action.validation])).toEqual([
+      [10, 'SUCCESS'],
+      [20, 'SUCCESS'],
+      [30, 'SUCCESS'],
+    ]);
+    expect(
+      await db.extractorAction.findMany({ where: { extractorId: id }, orderBy: { sequence: 'asc' } }),
+    ).toEqual(stored);
+
+    await setReadOnly('false');
+    await api()
+      .delete('/api/extractor/action')
+      .query({ ...EXTRACTOR, sequence: 30 })
+      .set(bearer(reader.token))
+      .expect(200);
+    await api().get('/api/extractor/end').query(EXTRACTOR).set(bearer(reader.token)).expect(200);
+  });
+
   it("never lets another user open, read or drive someone's builder", async () => {
     await api().get(`/api/extractor/edit/${extractorId}`).set(bearer(stranger.token)).expect(404);
     await api().get('/api/extractor/current').query(EXTRACTOR).set(bearer(stranger.token)).expect(404);
@@ -617,6 +686,8 @@ describe('the action builder (record, validate, save, run)', () => {
       .set(bearer(owner.token))
       .expect(200);
     expect(image.body.pageURL).toBe(`${site.url}/pages/table.html`);
+    // The page view keeps only frames of this session (a user's other builders push theirs too).
+    expect(image.body.sessionId).toEqual(expect.stringMatching(/.+/));
     expect(Buffer.from(image.body.image as string, 'base64').subarray(0, 2)).toEqual(
       Buffer.from([0xff, 0xd8]),
     );

@@ -1,7 +1,9 @@
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import request from 'supertest';
-import { MESSAGES } from '@pagewright/shared';
-import { createConfirmedUser } from '../support/accounts.js';
+import { actionSecretContext, createPrismaClient, createSecretBox } from '@pagewright/db';
+import { MESSAGES, type ExtractorListItem, type RunDetail } from '@pagewright/shared';
+import { FIXTURE_PASSWORD, startFixtureSite } from '../fixtures/site/server.js';
+import { createConfirmedUser, createSignedInUser } from '../support/accounts.js';
 import { withDatabase } from '../support/test-database.js';
 
 const apiUrl = inject('apiUrl');
@@ -239,5 +241,278 @@ describe('extractors, insertors and navigators: create, list, rename, delete', (
       .expect(201);
     const list = (await api().get('/api/extractor').set(bearer(a.accessToken)).expect(200)).body;
     expect(list).toEqual([expect.objectContaining({ id: mine.id, name: 'Mine' })]);
+  });
+});
+
+describe('copy (POST /extractor/copy/:id)', () => {
+  const prisma = createPrismaClient(databaseUrl);
+  afterAll(() => prisma.$disconnect());
+  const secretBox = () => {
+    const key = process.env.PW_TEST_ENCRYPTION_KEY;
+    if (!key) throw new Error('PW_TEST_ENCRYPTION_KEY is not set: start the stack first');
+    return createSecretBox(key);
+  };
+  const copy = (token: string, id: string) => api().post(`/api/extractor/copy/${id}`).set(bearer(token));
+  const listOf = async (token: string, extractorType = 'EXTRACTOR') =>
+    (await api().get('/api/extractor').query({ extractorType }).set(bearer(token)).expect(200))
+      .body as ExtractorListItem[];
+
+  it('copies the whole flow with its secrets sealed for the new actions, and the copy runs', async () => {
+    const site = await startFixtureSite();
+    try {
+      const owner = await createSignedInUser(prisma, apiUrl, mailUrl, 'copy-owner');
+      const box = secretBox();
+      const original = await prisma.extractor.create({
+        data: { userId: owner.id, name: 'Login flow', description: 'Signs in', extractorType: 'EXTRACTOR' },
+      });
+      const add = (data: Parameters<typeof prisma.extractorAction.create>[0]['data']) =>
+        prisma.extractorAction.create({ data });
+      await add({
+        extractorId: original.id,
+        sequence: 10,
+        type: 'NAVIGATE',
+        textValue: `${site.url}/pages/login.html`,
+        isValidated: true,
+      });
+      await add({
+        extractorId: original.id,
+        sequence: 20,
+        type: 'TYPE_TEXT',
+        selectorValue: '#username',
+        textValue: 'ops-user',
+        isValidated: true,
+      });
+      const password = await add({
+        extractorId: original.id,
+        sequence: 30,
+        type: 'TYPE_PASSWORD',
+        selectorValue: '#password',
+        isValidated: true,
+      });
+      const sealed = box.seal(FIXTURE_PASSWORD, actionSecretContext(owner.id, password.id));
+      await prisma.extractorAction.update({
+        where: { id: password.id },
+        data: {
+          secretCiphertext: new Uint8Array(sealed.ciphertext),
+          secretIv: new Uint8Array(sealed.iv),
+          secretAuthTag: new Uint8Array(sealed.authTag),
+        },
+      });
+      await add({
+        extractorId: original.id,
+        sequence: 40,
+        type: 'CLICK',
+        selectorValue: '#login-submit',
+        isValidated: true,
+      });
+      await add({
+        extractorId: original.id,
+        sequence: 50,
+        type: 'GET_TEXT',
+        label: 'Welcome',
+        selectorValue: '#welcome',
+        isValidated: true,
+      });
+      // Relations a flow keeps beside its rows: a table with columns, masks, an answer saved for next time.
+      await add({
+        extractorId: original.id,
+        sequence: 60,
+        type: 'GET_TABLE',
+        getTable: {
+          create: {
+            name: 'Rows',
+            tableSelector: '#t',
+            rowSelector: '#t tr',
+            columns: { create: [{ sequence: 0, label: 'Name', selector: 'td:nth-child(1)', type: 'TEXT' }] },
+          },
+        },
+        isValidated: true,
+      });
+      await add({
+        extractorId: original.id,
+        sequence: 70,
+        type: 'GET_NUMBER',
+        selectorValue: '#n',
+        numberMask: { create: { beforePositive: '$', decimalSeparator: ',', groupSeparator: '.' } },
+      });
+      await add({
+        extractorId: original.id,
+        sequence: 80,
+        type: 'GET_DATE',
+        selectorValue: '#d',
+        dateMask: { create: { mask: 'dd/MM/yyyy' } },
+      });
+      const asked = await add({
+        extractorId: original.id,
+        sequence: 90,
+        type: 'ASK_CODE',
+        selectorValue: '#c',
+        saveOptionsFlag: true,
+      });
+      const savedAnswer = box.seal('123456', actionSecretContext(owner.id, asked.id));
+      await prisma.savedSecret.create({
+        data: {
+          userId: owner.id,
+          actionId: asked.id,
+          ciphertext: new Uint8Array(savedAnswer.ciphertext),
+          iv: new Uint8Array(savedAnswer.iv),
+          authTag: new Uint8Array(savedAnswer.authTag),
+        },
+      });
+
+      const copied = await copy(owner.token, original.id).expect(201);
+      expect(copied.body).toMatchObject({
+        name: 'Login flow (copy)',
+        description: 'Signs in',
+        extractorType: 'EXTRACTOR',
+        status: null,
+        viewerEmail: null,
+        errorMessages: [],
+        errorMessage: null,
+        lastRunId: null,
+      });
+      const copyId = (copied.body as ExtractorListItem).id;
+      expect(copyId).not.toBe(original.id);
+
+      const include = {
+        getTable: { include: { columns: true } },
+        numberMask: true,
+        dateMask: true,
+        savedSecret: true,
+      };
+      const actionsOf = (extractorId: string) =>
+        prisma.extractorAction.findMany({ where: { extractorId }, include, orderBy: { sequence: 'asc' } });
+      const sourceRows = await actionsOf(original.id);
+      const copyRows = await actionsOf(copyId);
+      expect(
+        copyRows.map((row) => [row.sequence, row.type, row.selectorValue, row.textValue, row.isValidated]),
+      ).toEqual(
+        sourceRows.map((row) => [row.sequence, row.type, row.selectorValue, row.textValue, row.isValidated]),
+      );
+      expect(copyRows.every((row) => !sourceRows.some((source) => source.id === row.id))).toBe(true);
+      const byType = (type: string) => copyRows.find((row) => row.type === type)!;
+      expect(byType('GET_TABLE').getTable).toMatchObject({ name: 'Rows', columns: [{ label: 'Name' }] });
+      expect(byType('GET_NUMBER').numberMask).toMatchObject({ beforePositive: '$', decimalSeparator: ',' });
+      expect(byType('GET_DATE').dateMask).toMatchObject({ mask: 'dd/MM/yyyy', timezone: 'Etc/GMT0' });
+      // Secrets are sealed again for the copy's own actions: they open there, and only there.
+      const copiedPassword = byType('TYPE_PASSWORD');
+      const openedPassword = box.open(
+        {
+          ciphertext: Buffer.from(copiedPassword.secretCiphertext!),
+          iv: Buffer.from(copiedPassword.secretIv!),
+          authTag: Buffer.from(copiedPassword.secretAuthTag!),
+        },
+        actionSecretContext(owner.id, copiedPassword.id),
+      );
+      expect(openedPassword).toBe(FIXTURE_PASSWORD);
+      const copiedAnswer = byType('ASK_CODE').savedSecret!;
+      expect(
+        box.open(
+          {
+            ciphertext: Buffer.from(copiedAnswer.ciphertext),
+            iv: Buffer.from(copiedAnswer.iv),
+            authTag: Buffer.from(copiedAnswer.authTag),
+          },
+          actionSecretContext(owner.id, byType('ASK_CODE').id),
+        ),
+      ).toBe('123456');
+      expect(Buffer.from(copiedPassword.secretCiphertext!).equals(Buffer.from(sealed.ciphertext))).toBe(
+        false,
+      );
+
+      // The copy runs on its own: the password opens for its new action. Only the login part is run.
+      await prisma.extractorAction.deleteMany({ where: { extractorId: copyId, sequence: { gt: 50 } } });
+      const listed = async () =>
+        (
+          (await api().get('/api/extractor').set(bearer(owner.token)).expect(200)).body as ExtractorListItem[]
+        ).find((item) => item.id === copyId);
+      expect((await listed())?.lastRunId).toBeNull();
+      const execute = await api()
+        .get(`/api/extractor/execute/${copyId}`)
+        .set(bearer(owner.token))
+        .expect(200);
+      const runId = (execute.body as { runId: string }).runId;
+      const deadline = Date.now() + 60_000;
+      let run: RunDetail;
+      for (;;) {
+        run = (await api().get(`/api/extractor/run/${runId}`).set(bearer(owner.token)).expect(200))
+          .body as RunDetail;
+        if (run.status !== 'EXECUTING' || Date.now() > deadline) break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(run.status, JSON.stringify(run.steps.filter((step) => step.errorMessage))).toBe('SUCCESS');
+      expect(run.steps.find((step) => step.label === 'Welcome')?.value).toEqual({
+        kind: 'text',
+        value: 'Welcome, ops-user',
+      });
+      // The list points at the operator's latest run; a later validation run does not replace it.
+      expect((await listed())?.lastRunId).toBe(runId);
+      await prisma.run.create({
+        data: { extractorId: copyId, userId: owner.id, trigger: 'VALIDATION', status: 'SUCCESS' },
+      });
+      expect((await listed())?.lastRunId).toBe(runId);
+      // The original is untouched.
+      expect(await prisma.extractorAction.count({ where: { extractorId: original.id } })).toBe(9);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('names copies "(copy)", "(copy 2)"… unique per user and type, within 128 characters', async () => {
+    const user = await createConfirmedUser(apiUrl, mailUrl, 'copy-names');
+    const auth = bearer(user.accessToken);
+    const start = async (name: string, extractorType = 'EXTRACTOR', viewerEmail?: string) =>
+      (
+        await api()
+          .post('/api/extractor/start')
+          .set(auth)
+          .send({ name, description: 'd', extractorType, ...(viewerEmail ? { viewerEmail } : {}) })
+          .expect(201)
+      ).body as ExtractorListItem;
+    const prices = await start('Prices');
+    expect((await copy(user.accessToken, prices.id).expect(201)).body.name).toBe('Prices (copy)');
+    const second = (await copy(user.accessToken, prices.id).expect(201)).body as ExtractorListItem;
+    expect(second.name).toBe('Prices (copy 2)');
+    // Copying a copy numbers it beside the others.
+    expect((await copy(user.accessToken, second.id).expect(201)).body.name).toBe('Prices (copy 3)');
+    // Names are per type: an insertor "Prices" copies to "Prices (copy)".
+    const insertor = await start('Prices', 'INSERTOR');
+    expect((await copy(user.accessToken, insertor.id).expect(201)).body).toMatchObject({
+      name: 'Prices (copy)',
+      extractorType: 'INSERTOR',
+    });
+    // A navigator keeps its viewer e-mail.
+    const navigator = await start('Share', 'NAVIGATOR', 'viewer@example.com');
+    expect((await copy(user.accessToken, navigator.id).expect(201)).body).toMatchObject({
+      name: 'Share (copy)',
+      viewerEmail: 'viewer@example.com',
+    });
+    // A full-length name is shortened so that the suffix fits.
+    const long = await start('L'.repeat(128));
+    const longCopy = (await copy(user.accessToken, long.id).expect(201)).body as ExtractorListItem;
+    expect(longCopy.name).toBe(`${'L'.repeat(121)} (copy)`);
+    expect(longCopy.name).toHaveLength(128);
+    expect((await copy(user.accessToken, long.id).expect(201)).body.name).toBe(`${'L'.repeat(119)} (copy 2)`);
+    const names = (await listOf(user.accessToken)).map((item) => item.name);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('answers 404 for another user’s item and leaves it unchanged', async () => {
+    const a = await createConfirmedUser(apiUrl, mailUrl, 'copy-a');
+    const b = await createConfirmedUser(apiUrl, mailUrl, 'copy-b');
+    const mine = (
+      await api()
+        .post('/api/extractor/start')
+        .set(bearer(a.accessToken))
+        .send({ name: 'Private', description: 'p' })
+        .expect(201)
+    ).body as ExtractorListItem;
+    const before = await listOf(a.accessToken);
+    const refused = await copy(b.accessToken, mine.id).expect(404);
+    expect(refused.body).toEqual({ message: MESSAGES['error.not.found'], code: 'NOT_FOUND' });
+    await copy(b.accessToken, '00000000-0000-4000-8000-000000000000').expect(404);
+    expect(await listOf(b.accessToken)).toEqual([]);
+    expect(await listOf(a.accessToken)).toEqual(before);
+    await api().post(`/api/extractor/copy/${mine.id}`).expect(401);
   });
 });

@@ -124,6 +124,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     secrets: createSecretBox(config.ENCRYPTION_KEY),
     log: app.log,
     shareNavigator: (userId, extractorId, runId) => screenShares.share(userId, extractorId, runId),
+    isReadOnlyEdit: async (userId) => (await settings.get(userId, 'readOnlyEdit')).value === 'true',
   });
 
   // Pub/sub needs a connection of its own: a subscribed Redis connection can do nothing else.
@@ -154,7 +155,10 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
       });
       await api.register(screenShareRoutes, { screenShares });
       await api.register(extractorRoutes, {
-        extractors: createExtractorService(createExtractorRepository(app.db)),
+        extractors: createExtractorService(
+          createExtractorRepository(app.db),
+          createSecretBox(config.ENCRYPTION_KEY),
+        ),
         builder,
       });
       await api.register(builderRoutes, { builder });

@@ -1,5 +1,11 @@
-import { IF_SEQUENCE_MAX_DIGITS, SEQUENCE_STEP, WAIT_SECONDS_MAX, WAIT_SECONDS_MIN } from './constants.js';
-import type { ActionOptions, ElementTarget } from './contracts/automation.js';
+import {
+  IF_SEQUENCE_MAX_DIGITS,
+  NUMBER_MASK_AFFIX_MAX_LENGTH,
+  SEQUENCE_STEP,
+  WAIT_SECONDS_MAX,
+  WAIT_SECONDS_MIN,
+} from './constants.js';
+import type { ActionOptions, ElementTarget, NumberMask, PageElementArea } from './contracts/automation.js';
 import {
   EXTRACTOR_ACTION_TYPES,
   FENGINE_ACTION_TYPES,
@@ -15,6 +21,33 @@ import { MESSAGES } from './messages.js';
  * builder screens (which show them as the user types).
  */
 
+/** IF_* actions on an element: they jump to sequenceDestination when their condition does not hold. */
+export const IF_ELEMENT_ACTION_TYPES: readonly ActionType[] = [
+  'IF_EXISTS',
+  'IF_NOT_EXISTS',
+  'IF_DISPLAYED',
+  'IF_NOT_DISPLAYED',
+  'IF_ENABLED',
+  'IF_NOT_ENABLED',
+];
+
+/** Every action with a sequenceDestination: the element IF_* ones and IF_CONDITION. */
+export const JUMP_ACTION_TYPES: readonly ActionType[] = [...IF_ELEMENT_ACTION_TYPES, 'IF_CONDITION'];
+
+/** Actions that wait a bounded time for their element (options.timeoutMs, ACTION_TIMEOUT_MAX_MS). */
+export const TIMED_ACTION_TYPES: readonly ActionType[] = [
+  'WAIT_UNTIL_EXISTS',
+  'WAIT_UNTIL_NOT_EXISTS',
+  'WAIT_UNTIL_DISPLAYED',
+  'WAIT_UNTIL_NOT_DISPLAYED',
+  'WAIT_UNTIL_ENABLED',
+  'WAIT_UNTIL_NOT_ENABLED',
+  'CLICK_IF_EXISTS',
+  'CLICK_IF_DISPLAYED',
+  'CLICK_IF_ENABLED',
+  ...IF_ELEMENT_ACTION_TYPES,
+];
+
 /** Actions that act on, or read, one element of the page: they need a target. */
 export const ELEMENT_ACTION_TYPES: readonly ActionType[] = [
   'CLICK',
@@ -27,21 +60,7 @@ export const ELEMENT_ACTION_TYPES: readonly ActionType[] = [
   'GET_IMAGE',
   'GET_FILE',
   'MOVE',
-  'WAIT_UNTIL_EXISTS',
-  'WAIT_UNTIL_NOT_EXISTS',
-  'WAIT_UNTIL_DISPLAYED',
-  'WAIT_UNTIL_NOT_DISPLAYED',
-  'WAIT_UNTIL_ENABLED',
-  'WAIT_UNTIL_NOT_ENABLED',
-  'CLICK_IF_EXISTS',
-  'CLICK_IF_DISPLAYED',
-  'CLICK_IF_ENABLED',
-  'IF_EXISTS',
-  'IF_NOT_EXISTS',
-  'IF_DISPLAYED',
-  'IF_NOT_DISPLAYED',
-  'IF_ENABLED',
-  'IF_NOT_ENABLED',
+  ...TIMED_ACTION_TYPES,
   'ASK_CAPTCHA',
 ];
 
@@ -56,7 +75,8 @@ export const CONDITION_SOURCE_TYPES: readonly ActionType[] = [
   'SCRIPT',
 ];
 
-const ORDERING_CONDITIONS: readonly Condition[] = [
+/** Conditions that order values: offered for number and date results only (spec §5). */
+export const ORDERING_CONDITIONS: readonly Condition[] = [
   'GREATER_THAN',
   'LESS_THAN',
   'GREATER_EQUAL_THAN',
@@ -82,6 +102,21 @@ export function clampWaitSeconds(value: string | number | undefined): number {
   const seconds = typeof value === 'number' ? value : Number((value ?? '').replace(/\D/g, '') || '0');
   if (!Number.isFinite(seconds)) return WAIT_SECONDS_MIN;
   return Math.min(WAIT_SECONDS_MAX, Math.max(WAIT_SECONDS_MIN, Math.trunc(seconds)));
+}
+
+/**
+ * The sequence rule of the Add Action and Edit sequence dialogs (spec §5): not negative, above the
+ * first action's sequence and not used. `others` are the sequences of the other actions.
+ */
+export function isSequenceAllowed(sequence: number, others: readonly number[]): boolean {
+  if (!Number.isInteger(sequence) || sequence < 0) return false;
+  if (others.length > 0 && sequence <= Math.min(...others)) return false;
+  return !others.includes(sequence);
+}
+
+/** What a digits-only field keeps of typed text (sequences; the if-sequence allows 10 digits). */
+export function digitsOnly(value: string, maxLength: number = IF_SEQUENCE_MAX_DIGITS): string {
+  return value.replace(/\D/g, '').slice(0, maxLength);
 }
 
 export function isHttpUrl(value: string | undefined): boolean {
@@ -132,11 +167,11 @@ export function actionRuleError(
   if (isNew) {
     if (others.length === 0 && input.type !== 'NAVIGATE')
       return { field: 'type', message: MESSAGES['extractor.first.action.navigate'] };
-    const first = Math.min(...others.map((action) => action.sequence));
     if (
-      input.sequence < 0 ||
-      (others.length > 0 && input.sequence <= first) ||
-      others.some((action) => action.sequence === input.sequence)
+      !isSequenceAllowed(
+        input.sequence,
+        others.map((action) => action.sequence),
+      )
     )
       return { field: 'sequence', message: MESSAGES['error.invalid.value'] };
   }
@@ -164,6 +199,11 @@ export function actionRuleError(
     case 'SCRIPT':
       if (!input.options.script?.script.trim()) return required('options.script.script');
       break;
+    case 'GET_NUMBER': {
+      const maskError = input.options.numberFormat && numberMaskRuleError(input.options.numberFormat);
+      if (maskError) return { ...maskError, field: `options.numberFormat.${maskError.field}` };
+      break;
+    }
     case 'MOUSE_CLICK':
     case 'MOUSE_MOVE':
       if (!input.options.point) return required('options.point');
@@ -184,7 +224,7 @@ export function actionRuleError(
   }
   if (ELEMENT_ACTION_TYPES.includes(input.type) && !input.target?.selectorValue) return required('target');
   if (input.type === 'GET_TABLE' && !input.options.table?.tableSelector) return required('options.table');
-  if (input.type.startsWith('IF_')) {
+  if (JUMP_ACTION_TYPES.includes(input.type)) {
     const destination = input.options.sequenceDestination;
     if (destination === undefined) return required('options.sequenceDestination');
     if (String(destination).length > IF_SEQUENCE_MAX_DIGITS || destination <= input.sequence)
@@ -194,8 +234,57 @@ export function actionRuleError(
 }
 
 /** GREATER_THAN and the other orderings are offered for numbers and dates only (spec §5). */
-function comparesAsNumberOrDate(source: OtherAction): boolean {
+export function comparesAsNumberOrDate(source: Pick<OtherAction, 'type' | 'options'>): boolean {
   if (source.type === 'GET_NUMBER' || source.type === 'GET_DATE') return true;
   const returnType = source.options.script?.returnType;
   return source.type === 'SCRIPT' && (returnType === 'NUMBER' || returnType === 'DATETIME');
+}
+
+/** The conditions IF_CONDITION offers for a source action (all of them once it is a number or date). */
+export function offeredConditions(
+  source: Pick<OtherAction, 'type' | 'options'> | undefined,
+): readonly Condition[] {
+  const equality: readonly Condition[] = ['EQUAL', 'NOT_EQUAL', 'CONTAINS', 'NOT_CONTAINS'];
+  return source && comparesAsNumberOrDate(source) ? [...equality, ...ORDERING_CONDITIONS] : equality;
+}
+
+/** Actions IF_CONDITION may compare: earlier GET_* reads and scripts (spec §5). */
+export function conditionSources<T extends Pick<OtherAction, 'type' | 'sequence'>>(
+  actions: readonly T[],
+  beforeSequence: number,
+): T[] {
+  return actions.filter(
+    (action) => action.sequence < beforeSequence && CONDITION_SOURCE_TYPES.includes(action.type),
+  );
+}
+
+export type NumberMaskField = keyof NumberMask;
+
+/**
+ * The number mask rule (spec §5): prefix and suffix one character each and only one of them per
+ * sign; decimal and group separators required (one character).
+ */
+export function numberMaskRuleError(
+  mask: Partial<Record<NumberMaskField, string>>,
+): { field: NumberMaskField; message: string } | null {
+  for (const field of ['beforePositive', 'afterPositive', 'beforeNegative', 'afterNegative'] as const)
+    if ((mask[field] ?? '').length > NUMBER_MASK_AFFIX_MAX_LENGTH)
+      return { field, message: MESSAGES['error.invalid.value'] };
+  if (mask.beforePositive && mask.afterPositive)
+    return { field: 'afterPositive', message: MESSAGES['error.invalid.value'] };
+  if (mask.beforeNegative && mask.afterNegative)
+    return { field: 'afterNegative', message: MESSAGES['error.invalid.value'] };
+  for (const field of ['decimalSeparator', 'groupSeparator'] as const) {
+    const separator = mask[field] ?? '';
+    if (!separator) return { field, message: MESSAGES['error.required'] };
+    if (separator.length > 1) return { field, message: MESSAGES['error.invalid.value'] };
+  }
+  if (mask.decimalSeparator === mask.groupSeparator)
+    return { field: 'groupSeparator', message: MESSAGES['error.invalid.value'] };
+  return null;
+}
+
+/** A FILE table column needs an anchor or an element holding a download link (spec §5). */
+export function isFileColumnArea(area: Pick<PageElementArea, 'containsHref' | 'tagName'>): boolean {
+  return area.containsHref || area.tagName.toLowerCase() === 'a';
 }

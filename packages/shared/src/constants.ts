@@ -75,3 +75,6 @@ export const RELEASE_NOTES = [
   { id: 'data-insertor', title: 'Data Insertor release notes', file: 'data-insertor-release-notes.pdf' },
   { id: 'screen-share', title: 'Screen Share release notes', file: 'screen-share-release-notes.pdf' },
 ] as const;
+
+/** WAIT_UNTIL_*, CLICK_IF_* and IF_* wait at most this long for their element (options.timeoutMs). */
+export const ACTION_TIMEOUT_MAX_MS = 120_000;

@@ -100,6 +100,8 @@ export const MESSAGES = {
   'extractor.validate.empty': 'There is nothing to validate: add an action first.',
   'extractor.save.success': 'Saved successfully',
   'extractor.save.error': 'The extractor could not be saved.',
+  'extractor.read.only':
+    'This item is read-only (the readOnlyEdit setting is on): its actions cannot be changed, validated or saved.',
   'extractor.ask.save.unsaved': 'Please, save the extractor before save for the next time!',
   'navigator.normalized.error': 'The page elements could not be read.',
   'navigator.change.action.success': 'Action changed',
@@ -108,6 +110,28 @@ export const MESSAGES = {
   'navigator.screenshot.error': 'Image for navigator not available yet.',
   'navigator.finish.error': 'The navigator could not be finished.',
   'error.while.loading.browser.screenshot': 'The browser screenshot could not be loaded.',
+  // Action builder: the insertor's and the navigator's own wording of the builder events (spec §8
+  // "Insertor and screen share have their own wording for the same events")
+  'insertor.normalized.error': 'The page elements could not be read.',
+  'insertor.resequence.error': 'The insertor actions could not be re-sequenced.',
+  'insertor.must.validate': 'Validate the insertor before saving it.',
+  'insertor.execute.error': 'The insertor action could not be executed.',
+  'insertor.finish.error': 'The insertor builder could not be closed.',
+  'insertor.validate.success': 'Insertor validation finished successfully',
+  'insertor.save.success': 'Insertor saved successfully',
+  'insertor.save.error': 'The insertor could not be saved.',
+  'navigator.execute.error': 'The navigator action could not be executed.',
+  'navigator.save.success': 'Navigator saved successfully',
+  'navigator.save.error': 'The navigator could not be saved.',
+  'navigator.action.deleted': 'Action removed from the navigator.',
+
+  // Screen share (automation spec §8: the saved-file info message; feature screen-share)
+  'screen.share.file.saved': 'File saved: {{fileName}}',
+
+  // Builder dialogs (automation spec §8: mask preview, time zones, investor ask)
+  'extractor.mask.error': 'Error to apply mask',
+  'extractor.timezones.error': 'Error to get Timezones',
+  'extractor.investor.sign.in': 'You must sign in to use this action',
 
   // Settings screen
   'settings.title': 'Settings',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACTION_TYPES, ASK_MULTI_STEP_PHASES, EXTRACTOR_TYPES } from '../enums.js';
+import { ACTION_TYPES, ASK_MULTI_STEP_PHASES, EXTRACTOR_TYPES, type ActionType } from '../enums.js';
 import { pageElementAreaSchema } from './automation.js';
 
 /**
@@ -29,6 +29,18 @@ export const ASK_CANCELED = 'CANCELED';
  * solved and the run goes on. 'CANCELED' still stops the run.
  */
 export const RECAPTCHA_DONE = '';
+/**
+ * Captchas change on every visit: their answers are never saved for next time, never replayed
+ * by a later run, and the dialog offers no save box for them.
+ */
+export const NEVER_SAVED_ASK_TYPES = [
+  'ASK_CAPTCHA',
+  'ASK_RECAPTCHA',
+] as const satisfies readonly ActionType[];
+export function isAnswerSavable(type: ActionType): boolean {
+  return !(NEVER_SAVED_ASK_TYPES as readonly ActionType[]).includes(type);
+}
+
 /** At most this many area clicks per ASK_RECAPTCHA step: a run never loops on a captcha forever. */
 export const RECAPTCHA_MAX_ROUNDS = 30;
 
@@ -55,6 +67,11 @@ export const pendingAskActionSchema = z.object({
   }),
   /** Whether "save for next time" starts checked (the action's recorded choice). */
   saveOptionsFlag: z.boolean(),
+  /**
+   * Whether the ask's action is a saved one. A validation run's new draft actions are not: an
+   * answer cannot be kept for them ('extractor.ask.save.unsaved'), so the dialog refuses the flag.
+   */
+  isActionSaved: z.boolean(),
   /** The target element (captcha, question area) as base64 PNG/JPEG bytes, or null. */
   elementScreenshot: z.string().nullable(),
   /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NUMBER_MASK_AFFIX_MAX_LENGTH, TEXT_FIELD_MAX_LENGTH } from '../constants.js';
+import { ACTION_TIMEOUT_MAX_MS, NUMBER_MASK_AFFIX_MAX_LENGTH, TEXT_FIELD_MAX_LENGTH } from '../constants.js';
 import {
   ACTION_TYPES,
   ASK_MULTI_STEP_PHASES,
@@ -157,7 +157,7 @@ export const actionOptionsSchema = z.object({
   /** Where IF_* and IF_CONDITION jump when their condition does not hold. */
   sequenceDestination: z.number().int().optional(),
   /** Bounded wait for WAIT_UNTIL_*, CLICK_IF_*, IF_* (ms). */
-  timeoutMs: z.number().int().min(0).max(120_000).optional(),
+  timeoutMs: z.number().int().min(0).max(ACTION_TIMEOUT_MAX_MS).optional(),
   askMultiStepDto: askMultiStepSchema.optional(),
 });
 export type ActionOptions = z.infer<typeof actionOptionsSchema>;

@@ -218,6 +218,8 @@ export const liveImageResponseSchema = z.object({
   pageURL: z.string(),
   width: z.number().int(),
   height: z.number().int(),
+  /** The live session the picture is of: `frame` events of other sessions are another builder's. */
+  sessionId: z.string(),
 });
 export type LiveImageResponse = z.infer<typeof liveImageResponseSchema>;
 

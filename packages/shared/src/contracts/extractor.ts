@@ -64,6 +64,35 @@ export const extractorListItemSchema = z.object({
   /** Errors not yet shown to the user, newest first; the list shows the first and clears them. */
   errorMessages: z.array(z.object({ id: z.string(), errorMessage: z.string(), createdAt: z.string() })),
   errorMessage: z.string().nullable(),
+  /** The latest MANUAL or SCHEDULED run (GET /extractor/run/:runId); null before the first one. */
+  lastRunId: z.string().uuid().nullable(),
   createdAt: z.string(),
 });
 export type ExtractorListItem = z.infer<typeof extractorListItemSchema>;
+
+/**
+ * POST /extractor/copy/:id answers the new item (201). Its name is the original's with " (copy)",
+ * then " (copy 2)", " (copy 3)"…, the first one free among the caller's items of that type, the
+ * original's part shortened when needed so the whole stays within NAME_MAX_LENGTH.
+ */
+export const copyExtractorResponseSchema = extractorListItemSchema;
+
+/** The suffix of the n-th copy of one name: " (copy)", " (copy 2)"… */
+export function copyNameSuffix(n: number): string {
+  return n <= 1 ? ' (copy)' : ` (copy ${n})`;
+}
+
+/** "Prices (copy 2)" → "Prices": copying a copy numbers it beside the first copies. */
+export function copyBaseName(name: string): string {
+  return name.replace(/ \(copy(?: \d+)?\)$/, '');
+}
+
+/** The first "<name> (copy[ n])" not in `takenNames`, at most NAME_MAX_LENGTH characters long. */
+export function nextCopyName(name: string, takenNames: ReadonlySet<string>): string {
+  const base = copyBaseName(name);
+  for (let n = 1; ; n += 1) {
+    const suffix = copyNameSuffix(n);
+    const candidate = `${base.slice(0, NAME_MAX_LENGTH - suffix.length).trimEnd()}${suffix}`;
+    if (!takenNames.has(candidate)) return candidate;
+  }
+}

@@ -7,6 +7,7 @@ import {
   RECAPTCHA_DONE,
   askAnswerKey,
   askMultiStepSchema,
+  isAnswerSavable,
   pageElementAreaSchema,
   type ExtractorType,
   type PageElementArea,
@@ -59,6 +60,8 @@ export function createAskService(deps: {
             : null,
         },
         saveOptionsFlag: ask.action?.saveOptionsFlag ?? ask.saveOptionsFlag,
+        // Validation runs link only the draft's saved actions (new ones have no row yet).
+        isActionSaved: ask.actionId !== null,
         elementScreenshot: picture,
         normalizedElements: ask.actionType === 'ASK_RECAPTCHA' ? offeredAreas(ask.normalizedElements) : null,
         extractorId: ask.run.extractorId,
@@ -80,8 +83,7 @@ export function createAskService(deps: {
         await redis.multi().rpush(key, body.textValue).expire(key, ANSWER_TTL_SECONDS).exec();
         return { message: ASK_MESSAGES.answerSent };
       }
-      // A solved captcha is nothing to keep for next time.
-      const save = body.saveOptionsFlag === true && !canceled && ask.actionType !== 'ASK_RECAPTCHA';
+      const save = body.saveOptionsFlag === true && !canceled && isAnswerSavable(ask.actionType);
       if (!(await asks.claim(userId, ask.id, canceled ? 'CANCELED' : 'ANSWERED', save))) {
         throw AppError.notFound();
       }

@@ -291,6 +291,7 @@ export const builderRoutes: FastifyPluginAsyncZod<{ builder: BuilderService }> =
       const { extractorType } = request.query;
       const view = await builder.current(request.user.id, extractorType);
       if (view.actions.length === 0) throw AppError.validation(MESSAGES['extractor.validate.empty']);
+      await builder.assertEditable(request.user.id, extractorType);
       const stream = new PassThrough();
       const validation = builder
         .validate(request.user.id, extractorType, (progress, actionType) => {

@@ -66,6 +66,8 @@ export interface BuilderServiceDeps {
   log: FastifyBaseLogger;
   /** Navigators: a read-only screen-share link for the viewer (the screen-share module). */
   shareNavigator?: (userId: string, extractorId: string, runId: string) => Promise<ScreenShareLink>;
+  /** The caller's readOnlyEdit setting (automation spec §5); off when not given. */
+  isReadOnlyEdit?: (userId: string) => Promise<boolean>;
 }
 
 const isNavigator = (type: ExtractorType) => type === 'NAVIGATOR' || type === 'FENGINE_NAVIGATOR';
@@ -230,6 +232,16 @@ export function createBuilderService(deps: BuilderServiceDeps) {
     record.live = null;
   }
 
+  /**
+   * readOnlyEdit (automation spec §5): a saved item (its first action has an id in the database)
+   * can be looked at and explored, but its actions cannot be changed, moved, validated or saved.
+   */
+  async function assertEditable(userId: string, record: BuilderRecord): Promise<void> {
+    const first = [...record.actions].sort(bySequence)[0];
+    if (!first?.isSaved || !deps.isReadOnlyEdit) return;
+    if (await deps.isReadOnlyEdit(userId)) throw new AppError('FORBIDDEN', MESSAGES['extractor.read.only']);
+  }
+
   function find(record: BuilderRecord, sequence: number): DraftAction {
     const action = record.actions.find((candidate) => candidate.step.sequence === sequence);
     if (!action) throw new AppError('NOT_FOUND', BUILDER_MESSAGES.actionNotFound, 'sequence');
@@ -375,6 +387,11 @@ export function createBuilderService(deps: BuilderServiceDeps) {
       });
     },
 
+    /** Refuses with 403 when readOnlyEdit keeps the caller's current builder from changing. */
+    async assertEditable(userId: string, type: ExtractorType): Promise<void> {
+      await assertEditable(userId, await current(userId, type));
+    },
+
     async current(userId: string, type: ExtractorType): Promise<BuilderView> {
       return view(userId, await current(userId, type));
     },
@@ -458,6 +475,7 @@ export function createBuilderService(deps: BuilderServiceDeps) {
     ): Promise<BuilderAction> {
       return store.withLock(userId, type, async () => {
         const record = await current(userId, type);
+        await assertEditable(userId, record);
         const action = find(record, request.sequence);
         const { step } = describe(userId, record, request, action.step.type, action.step.sequence, action);
         action.step = step;
@@ -479,6 +497,7 @@ export function createBuilderService(deps: BuilderServiceDeps) {
     async deleteAction(userId: string, type: ExtractorType, sequence: number): Promise<string> {
       return store.withLock(userId, type, async () => {
         const record = await current(userId, type);
+        await assertEditable(userId, record);
         const action = find(record, sequence);
         if (record.actions.sort(bySequence)[0] === action)
           throw AppError.validation(MESSAGES['extractor.first.action.delete.warning'], 'sequence');
@@ -500,6 +519,7 @@ export function createBuilderService(deps: BuilderServiceDeps) {
     ): Promise<BuilderView> {
       return store.withLock(userId, type, async () => {
         const record = await current(userId, type);
+        await assertEditable(userId, record);
         const action = find(record, from);
         const ordered = record.actions.sort(bySequence);
         const first = ordered[0] as DraftAction;
@@ -520,6 +540,7 @@ export function createBuilderService(deps: BuilderServiceDeps) {
     async resequence(userId: string, type: ExtractorType): Promise<ResequenceResponse> {
       return store.withLock(userId, type, async () => {
         const record = await current(userId, type);
+        await assertEditable(userId, record);
         const ordered = record.actions.sort(bySequence);
         const first = ordered[0]?.step.sequence ?? 0;
         const moves = new Map<number, number>();
@@ -586,8 +607,14 @@ export function createBuilderService(deps: BuilderServiceDeps) {
         width: number;
         height: number;
       }>(userId, record, (sessionId) => ({ command: 'image', sessionId, userId }), QUICK_TIMEOUT_MS);
-      if (!answer.ok) throw new AppError('NOT_FOUND', BUILDER_MESSAGES.noImage);
-      return { image: answer.image, pageURL: answer.pageUrl, width: answer.width, height: answer.height };
+      if (!answer.ok || !record.live) throw new AppError('NOT_FOUND', BUILDER_MESSAGES.noImage);
+      return {
+        image: answer.image,
+        pageURL: answer.pageUrl,
+        width: answer.width,
+        height: answer.height,
+        sessionId: record.live.sessionId,
+      };
     },
 
     async maskPreview(
@@ -651,6 +678,7 @@ export function createBuilderService(deps: BuilderServiceDeps) {
     ): Promise<ValidationResult> {
       return store.withLock(userId, type, async (renew) => {
         const record = await current(userId, type);
+        await assertEditable(userId, record);
         const ordered = record.actions.sort(bySequence);
         if (ordered.length === 0) throw AppError.validation(MESSAGES['extractor.validate.empty']);
         const run = await repo.createValidationRun(userId, record.extractorId);
@@ -757,6 +785,7 @@ export function createBuilderService(deps: BuilderServiceDeps) {
     ): Promise<BuilderView> {
       return store.withLock(userId, type, async () => {
         const record = await current(userId, type);
+        await assertEditable(userId, record);
         const ordered = record.actions.sort(bySequence);
         if (
           !isNavigator(type) &&

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   MESSAGES,
+  copyExtractorResponseSchema,
   extractorListItemSchema,
   extractorTypeQuerySchema,
   idParamSchema,
@@ -56,6 +57,18 @@ export const extractorRoutes: FastifyPluginAsyncZod<{
       await builder.open(request.user.id, created.id);
       return reply.status(201).send(toExtractor(created));
     },
+  });
+
+  app.post('/extractor/copy/:id', {
+    schema: {
+      tags: ['extractor'],
+      summary: 'Copy one of your items with its whole flow, named "<name> (copy)", "(copy 2)"…',
+      security: bearerSecurity,
+      params: idParamSchema,
+      response: { 201: copyExtractorResponseSchema, ...errors },
+    },
+    handler: async (request, reply) =>
+      reply.status(201).send(await extractors.copy(request.user.id, request.params.id)),
   });
 
   app.post('/extractor/rename', {

@@ -1,5 +1,7 @@
+import { actionSecretContext, type SealedSecret, type SecretBox } from '@pagewright/db';
 import {
   MESSAGES,
+  nextCopyName,
   type ExtractorListItem,
   type ExtractorType,
   type RenameExtractorRequest,
@@ -10,8 +12,11 @@ import { isPrismaError, type ExtractorRepository } from './extractor.repository.
 
 const nameTaken = () => new AppError('NAME_EXISTS', MESSAGES['extractor.list.error.unique'], 'name');
 
-/** Extractors, insertors and navigators: the list, creation, rename, delete, shown errors. */
-export function createExtractorService(extractors: ExtractorRepository) {
+/** Two copies at once may pick the same free name: the unique index refuses one, which tries again. */
+const COPY_NAME_ATTEMPTS = 5;
+
+/** Extractors, insertors and navigators: the list, creation, copy, rename, delete, shown errors. */
+export function createExtractorService(extractors: ExtractorRepository, secrets: SecretBox) {
   async function ownedOrNotFound(userId: string, id: string) {
     const extractor = await extractors.findOwned(userId, id);
     if (!extractor) throw AppError.notFound();
@@ -34,6 +39,7 @@ export function createExtractorService(extractors: ExtractorRepository) {
           createdAt: e.createdAt.toISOString(),
         })),
         errorMessage: row.errorMessages[0]?.message ?? null,
+        lastRunId: row.lastRunId,
         createdAt: row.createdAt.toISOString(),
       }));
     },
@@ -52,6 +58,47 @@ export function createExtractorService(extractors: ExtractorRepository) {
       } catch (error) {
         if (isPrismaError(error, 'P2002')) throw nameTaken();
         throw error;
+      }
+    },
+
+    /**
+     * A copy of one of the caller's items with its whole flow. Secrets (a TYPE_PASSWORD's typed
+     * value, answers saved for next time) are bound to user + action, so each is opened and sealed
+     * again for the copy's action; one that no longer opens (key changed) is dropped and that
+     * action must be recorded again.
+     */
+    async copy(userId: string, id: string): Promise<ExtractorListItem> {
+      const source = await ownedOrNotFound(userId, id);
+      const reseal = (sealed: SealedSecret, fromActionId: string, toActionId: string) => {
+        try {
+          const plain = secrets.open(sealed, actionSecretContext(userId, fromActionId));
+          return secrets.seal(plain, actionSecretContext(userId, toActionId));
+        } catch {
+          return null;
+        }
+      };
+      for (let attempt = 1; ; attempt += 1) {
+        const name = nextCopyName(source.name, await extractors.namesOf(userId, source.extractorType));
+        try {
+          const created = await extractors.copy(userId, id, name, reseal);
+          return {
+            id: created.id,
+            name: created.name,
+            description: created.description,
+            extractorType: created.extractorType,
+            viewerEmail: created.viewerEmail,
+            status: created.status,
+            errorMessages: [],
+            errorMessage: null,
+            // Runs stay with the original.
+            lastRunId: null,
+            createdAt: created.createdAt.toISOString(),
+          };
+        } catch (error) {
+          if (isPrismaError(error, 'P2025')) throw AppError.notFound();
+          if (!isPrismaError(error, 'P2002')) throw error;
+          if (attempt >= COPY_NAME_ATTEMPTS) throw nameTaken();
+        }
       }
     },
 
