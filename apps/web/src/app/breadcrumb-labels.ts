@@ -1,6 +1,7 @@
 import type { UI_LABELS } from '../lib/ui-labels';
 
-type LabelKey = keyof typeof UI_LABELS | 'settings.title' | 'help.title';
+/** Only breadcrumb names: none takes interpolation values, so `t(key)` needs no options. */
+type LabelKey = Extract<keyof typeof UI_LABELS, `breadcrumb.${string}`> | 'settings.title' | 'help.title';
 
 /**
  * Breadcrumb names of path segments (compared in lower case). Segments not listed (tokens, ids,

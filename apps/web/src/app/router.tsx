@@ -3,11 +3,13 @@ import { NotFoundPage } from '../components/not-found-page';
 import { PlaceholderPage } from '../components/placeholder-page';
 import { LoginPage } from '../features/auth/components/login-page';
 import { LogoutPage } from '../features/auth/components/logout-page';
+import { FilePage } from '../features/files/components/file-page';
 import { HelpPage } from '../features/help/components/help-page';
 import { ForgotPasswordPage } from '../features/password/components/forgot-password-page';
 import { ConfirmationPage } from '../features/registration/components/confirmation-page';
 import { SignUpPage } from '../features/registration/components/sign-up-page';
 import { WelcomePage } from '../features/registration/components/welcome-page';
+import { ScreenSharePage } from '../features/screen-share/components/screen-share-page';
 import { i18n } from '../lib/i18n';
 import { registerNavigate } from '../lib/navigation';
 import { PATHS } from '../lib/paths';
@@ -23,7 +25,8 @@ import { RootLayout } from './layout/root-layout';
 import { DashboardRoute } from './routes/dashboard-route';
 import { SettingsRoute } from './routes/settings-route';
 
-type TitleKey = keyof typeof UI_LABELS;
+/** Page titles take no interpolation values, so `i18n.t(key)` needs no options. */
+type TitleKey = Extract<keyof typeof UI_LABELS, `breadcrumb.${string}` | `page.${string}`>;
 
 /** A screen whose feature ships later: its own path and title, one shared placeholder. */
 function placeholder(
@@ -36,6 +39,15 @@ function placeholder(
     caseSensitive: options.caseSensitive,
     element: <PlaceholderPage title={i18n.t(titleKey)} />,
   };
+}
+
+/**
+ * The builder (script editor, parser, page view, every dialog) is most of the SPA's code and only
+ * operators who edit a flow need it: it loads when its route is first opened.
+ */
+async function builderRoute() {
+  const { BuilderRoute } = await import('./routes/builder-route');
+  return { Component: BuilderRoute };
 }
 
 export const routes: RouteObject[] = [
@@ -66,8 +78,8 @@ export const routes: RouteObject[] = [
         element: <AppLayout />,
         children: [
           // Reachable without a session (data spec §6): read-only viewers and the file page.
-          placeholder(PATHS.screenShare, 'breadcrumb.screen.share'),
-          placeholder(PATHS.file, 'page.file'),
+          { path: PATHS.screenShare, element: <ScreenSharePage /> },
+          { path: PATHS.file, element: <FilePage /> },
           placeholder(PATHS.messageById, 'breadcrumb.message'),
           placeholder(PATHS.messageByToken, 'breadcrumb.message'),
           {
@@ -76,9 +88,9 @@ export const routes: RouteObject[] = [
               { path: PATHS.dashboard, element: <DashboardRoute /> },
               { path: PATHS.settings, element: <SettingsRoute /> },
               { path: PATHS.help, element: <HelpPage /> },
-              placeholder(PATHS.extractor, 'breadcrumb.extractor'),
-              placeholder(PATHS.insertor, 'breadcrumb.insertor'),
-              placeholder(PATHS.screenShareExecutor, 'breadcrumb.screen.share'),
+              { path: PATHS.extractor, lazy: builderRoute },
+              { path: PATHS.insertor, lazy: builderRoute },
+              { path: PATHS.screenShareExecutor, lazy: builderRoute },
               placeholder(PATHS.datasetNew, 'page.dataset.new'),
               placeholder(PATHS.dataset, 'breadcrumb.dataset'),
               placeholder(PATHS.queryNew, 'page.query.new'),

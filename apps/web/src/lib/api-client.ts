@@ -195,6 +195,41 @@ export async function apiRequest<T = unknown>(path: string, options: ApiRequestO
   }
 }
 
+/**
+ * A streamed answer (the builder's validation lines): the same bearer header, refresh-and-retry and
+ * error mapping as apiRequest, but the body is left unread for the caller. Never raises the overlay:
+ * streams show their own progress.
+ */
+export async function apiStream(
+  path: string,
+  options: Pick<ApiRequestOptions<unknown>, 'method' | 'signal'> = {},
+): Promise<ReadableStream<Uint8Array>> {
+  let response: Response;
+  try {
+    response = await execute(path, { ...options, quiet: true });
+  } catch (error) {
+    throw error instanceof ApiError ? error : networkError(error);
+  }
+  if (!response.body) throw networkError(new Error('The answer has no body'));
+  return response.body;
+}
+
+/**
+ * A binary or plain-text answer (a run's files, screenshots and HTML): the same bearer header,
+ * refresh-and-retry and error mapping as apiRequest, the body left for the caller to read. Never
+ * raises the overlay: the caller shows its own progress.
+ */
+export async function apiFetch(
+  path: string,
+  options: Pick<ApiRequestOptions<unknown>, 'signal'> = {},
+): Promise<Response> {
+  try {
+    return await execute(path, { ...options, quiet: true });
+  } catch (error) {
+    throw error instanceof ApiError ? error : networkError(error);
+  }
+}
+
 /** The text to show for a failed call: the server's own message, else the spec's unknown-error text. */
 export function errorText(error: unknown): string {
   if (error instanceof ApiError && error.hasServerMessage) return error.message;

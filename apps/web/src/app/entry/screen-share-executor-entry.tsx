@@ -2,14 +2,16 @@ import { useEffect, useRef } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { loginByToken } from '../../features/auth/api/login-by-token';
+import { startBuilder } from '../../features/builder/api/start-builder';
 import { ApiError } from '../../lib/api-client';
 import { PATHS } from '../../lib/paths';
 import { storeLogin } from '../../lib/session';
 import { toast } from '../../lib/toast';
 
 /**
- * /screen-share-executor/:token: signs in with the one-time token, then opens the screen-share
- * builder. Starting the NAVIGATOR extractor there comes with the builder's issue.
+ * /screen-share-executor/:token: signs in with the one-time token, starts a screen-share navigator
+ * named with a timestamp (description Screen Share, spec §2), then opens its builder. The viewer is
+ * the e-mail the token carries, else the signed-in user.
  */
 export function ScreenShareExecutorEntry() {
   const { t } = useTranslation();
@@ -22,9 +24,18 @@ export function ScreenShareExecutorEntry() {
     if (startedFor.current === token) return;
     startedFor.current = token;
     loginByToken(token)
-      .then((login) => {
+      .then(async (login) => {
         storeLogin(login);
-        navigate(PATHS.screenShareExecutor, { replace: true });
+        const started = await startBuilder({
+          name: new Date().toISOString().replace('T', ' ').slice(0, 19),
+          description: 'Screen Share',
+          extractorType: 'NAVIGATOR',
+          viewerEmail: login.viewerEmail ?? login.username,
+        });
+        navigate(`${PATHS.screenShareExecutor}?id=${encodeURIComponent(started.id)}`, {
+          replace: true,
+          state: { id: started.id },
+        });
       })
       .catch((error: unknown) => {
         toast.error(

@@ -1,5 +1,6 @@
 import { Box, Container } from '@mui/material';
 import { Outlet } from 'react-router-dom';
+import { PendingAskHost } from '../../features/asks/components/pending-ask-host';
 import { useStoredUserId } from '../../features/auth/hooks/use-stored-user-id';
 import { useSession } from '../../lib/session';
 import { AppToolbar } from './app-toolbar';
@@ -15,6 +16,7 @@ export function AppLayout() {
       <Container maxWidth="xl" component="main" sx={{ py: 3, pb: 5 }}>
         <Outlet />
       </Container>
+      {accessToken !== null && <PendingAskHost />}
     </Box>
   );
 }

@@ -1,10 +1,15 @@
+import { useState } from 'react';
 import { Alert, Box, Card, CardContent, CardHeader, CircularProgress } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { defaultUserSettings } from '@pagewright/shared';
+import { LIST_REFRESH_INTERVAL_MS, defaultUserSettings, type ExtractorListItem } from '@pagewright/shared';
 import { DashboardGrid } from '../../features/dashboard/components/dashboard-grid';
+import { ExtractorListPanel } from '../../features/extractors/components/extractor-list-panel';
+import { RunErrorNotices } from '../../features/extractors/components/run-error-notices';
+import { LIST_KINDS } from '../../features/extractors/list-kinds';
 import { ChangePasswordForm } from '../../features/password/components/change-password-form';
 import { useUserSettings } from '../../features/user-settings/api/get-user-settings';
 import { errorText } from '../../lib/api-client';
+import { RunResultsDialog } from '../../features/runs/components/run-results-dialog';
 import { useSession } from '../../lib/session';
 
 /** /dashboard: while a temporary password is set only the change-password form shows. */
@@ -12,6 +17,11 @@ export function DashboardRoute() {
   const { t } = useTranslation();
   const { isTempPasswordSet, isRemoteEngine } = useSession();
   const settings = useUserSettings({ isEnabled: !isTempPasswordSet });
+  // The run whose results show: the lists offer them, the runs feature shows them.
+  const [results, setResults] = useState<{ runId: string; name: string } | null>(null);
+  const showResults = (item: ExtractorListItem) => {
+    if (item.lastRunId !== null) setResults({ runId: item.lastRunId, name: item.name });
+  };
 
   if (isTempPasswordSet) {
     return (
@@ -36,6 +46,20 @@ export function DashboardRoute() {
     );
   }
 
+  const values = settings.data ?? defaultUserSettings();
+  const refreshIntervalMs = Number(values.listRefreshInterval) || LIST_REFRESH_INTERVAL_MS;
+  const listPanels = Object.fromEntries(
+    Object.values(LIST_KINDS).map((kind) => [
+      kind.panelId,
+      <ExtractorListPanel
+        key={kind.panelId}
+        kind={kind}
+        refreshIntervalMs={refreshIntervalMs}
+        onShowResults={showResults}
+      />,
+    ]),
+  );
+
   return (
     <>
       {settings.isError && (
@@ -43,7 +67,11 @@ export function DashboardRoute() {
           {errorText(settings.error)}
         </Alert>
       )}
-      <DashboardGrid settings={settings.data ?? defaultUserSettings()} isRemoteEngine={isRemoteEngine} />
+      <DashboardGrid settings={values} isRemoteEngine={isRemoteEngine} panels={listPanels} />
+      <RunErrorNotices />
+      {results && (
+        <RunResultsDialog runId={results.runId} name={results.name} onClose={() => setResults(null)} />
+      )}
     </>
   );
 }

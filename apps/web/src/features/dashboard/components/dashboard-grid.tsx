@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Alert, Grid } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { DASHBOARD_PANELS, FENGINE_VISIBLE_PANELS, type UserSettings } from '@pagewright/shared';
@@ -5,14 +6,18 @@ import { DashboardPanel } from './dashboard-panel';
 
 /**
  * The panel grid, each panel a third of the width. A panel shows when its setting flag is on; in
- * remote-engine (F-engine) mode only messaging and navigators can show.
+ * remote-engine (F-engine) mode only messaging and navigators can show. `panels` holds the panels
+ * other features provide (composed by the dashboard route), by DASHBOARD_PANELS id; the others
+ * show the empty placeholder panel.
  */
 export function DashboardGrid({
   settings,
   isRemoteEngine,
+  panels: provided = {},
 }: {
   settings: UserSettings;
   isRemoteEngine: boolean;
+  panels?: Partial<Record<string, ReactNode>>;
 }) {
   const { t } = useTranslation();
   const panels = DASHBOARD_PANELS.filter(
@@ -26,7 +31,7 @@ export function DashboardGrid({
     <Grid container spacing={3} data-testid="dashboard-grid">
       {panels.map((panel) => (
         <Grid key={panel.id} size={{ xs: 12, md: 4 }}>
-          <DashboardPanel id={panel.id} title={panel.title} />
+          {provided[panel.id] ?? <DashboardPanel id={panel.id} title={panel.title} />}
         </Grid>
       ))}
     </Grid>

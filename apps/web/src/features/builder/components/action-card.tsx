@@ -1,0 +1,212 @@
+import { memo, useState } from 'react';
+import MoreVertIcon from '@mui/icons-material/MoreVert';
+import {
+  Avatar,
+  Box,
+  ButtonBase,
+  Card,
+  CardContent,
+  CardHeader,
+  IconButton,
+  Menu,
+  MenuItem,
+  Typography,
+} from '@mui/material';
+import { keyframes } from '@mui/material/styles';
+import { useTranslation } from 'react-i18next';
+import type { ActionType, ActionValidation, BuilderAction } from '@pagewright/shared';
+
+/** Which card menu the builder state allows (spec §4). */
+export type CardMenuMode = 'full' | 'cancel' | 'none';
+
+const pulse = keyframes`
+  0% { box-shadow: 0 0 0 0 rgba(239, 108, 0, 0.6); }
+  70% { box-shadow: 0 0 0 10px rgba(239, 108, 0, 0); }
+  100% { box-shadow: 0 0 0 0 rgba(239, 108, 0, 0); }
+`;
+
+const VALIDATION_COLOR: Record<ActionValidation, 'success.main' | 'warning.main' | 'error.main'> = {
+  SUCCESS: 'success.main',
+  NOTVALIDATED: 'warning.main',
+  ERROR: 'error.main',
+};
+
+export interface ActionCardProps {
+  action: BuilderAction;
+  /** The element picture (base64 JPEG), null when there is none, undefined while unknown. */
+  picture: string | null | undefined;
+  /** The action is being changed (its dialog is open): the avatar pulses. */
+  isUnfinished: boolean;
+  menuMode: CardMenuMode;
+  onEdit: (action: BuilderAction) => void;
+  onEditSequence: (action: BuilderAction) => void;
+  onRemove: (action: BuilderAction) => void;
+  onCancel: () => void;
+  onEnlarge: (action: BuilderAction, picture: string) => void;
+}
+
+/** What the subheader says about an action: its label, else where it acts. */
+function subheaderOf(action: BuilderAction, t: ReturnType<typeof useTranslation>['t']): string {
+  const parts: string[] = [];
+  if (action.label) parts.push(action.label);
+  if (action.type === 'NAVIGATE' && action.textValue)
+    parts.push(t('builder.card.url', { url: action.textValue }));
+  const point = action.options.point;
+  if (point) parts.push(t('builder.card.point', { x: Math.round(point.x), y: Math.round(point.y) }));
+  if (action.selectorValue) parts.push(action.selectorValue);
+  else if (action.options.table?.tableSelector) parts.push(action.options.table.tableSelector);
+  return parts.join(' · ');
+}
+
+export function actionTitle(type: ActionType, t: ReturnType<typeof useTranslation>['t']): string {
+  return t(`dialogs.action.type.${type}`);
+}
+
+/**
+ * One action of the flow (spec §2): sequence avatar (pulsing while unfinished), type, subheader,
+ * element picture (click to enlarge) or its status, coloured by its validation. Memoized: a card
+ * re-renders only when its own action, picture or menu changes.
+ */
+export const ActionCard = memo(function ActionCard(props: ActionCardProps) {
+  const { t } = useTranslation();
+  const { action, picture, menuMode } = props;
+  const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
+  const color = VALIDATION_COLOR[action.validation];
+  const title = actionTitle(action.type, t);
+  const closeMenu = () => setMenuAnchor(null);
+  const choose = (run: () => void) => () => {
+    closeMenu();
+    run();
+  };
+
+  return (
+    <Card
+      component="li"
+      data-testid={`action-card-${action.sequence}`}
+      data-validation={action.validation}
+      aria-label={`${action.sequence} ${title}`}
+      sx={{
+        borderLeft: 4,
+        borderLeftColor: color,
+        listStyle: 'none',
+        // Off-screen cards skip layout and paint: long flows stay smooth.
+        contentVisibility: 'auto',
+        containIntrinsicSize: 'auto 120px',
+      }}
+    >
+      <CardHeader
+        avatar={
+          <Avatar
+            sx={{
+              bgcolor: color,
+              width: 36,
+              height: 36,
+              fontSize: 13,
+              animation: props.isUnfinished ? `${pulse} 1.4s infinite` : undefined,
+            }}
+          >
+            {action.sequence}
+          </Avatar>
+        }
+        title={title}
+        subheader={subheaderOf(action, t) || null}
+        slotProps={{
+          title: { variant: 'subtitle2', component: 'h3' },
+          subheader: { variant: 'caption', sx: { wordBreak: 'break-all' } },
+        }}
+        action={
+          menuMode === 'none' ? null : (
+            <IconButton
+              aria-label={t('builder.card.menu', { sequence: action.sequence })}
+              aria-haspopup="menu"
+              onClick={(event) => setMenuAnchor(event.currentTarget)}
+              size="small"
+            >
+              <MoreVertIcon fontSize="small" />
+            </IconButton>
+          )
+        }
+        sx={{ py: 1 }}
+      />
+      <Menu anchorEl={menuAnchor} open={menuAnchor !== null} onClose={closeMenu}>
+        {menuMode === 'full'
+          ? [
+              <MenuItem key="edit" onClick={choose(() => props.onEdit(action))}>
+                {t('builder.card.edit')}
+              </MenuItem>,
+              <MenuItem key="sequence" onClick={choose(() => props.onEditSequence(action))}>
+                {t('builder.card.sequence')}
+              </MenuItem>,
+              <MenuItem key="remove" onClick={choose(() => props.onRemove(action))}>
+                {t('builder.card.remove')}
+              </MenuItem>,
+            ]
+          : [
+              <MenuItem key="cancel" onClick={choose(props.onCancel)}>
+                {t('builder.card.cancel')}
+              </MenuItem>,
+            ]}
+      </Menu>
+      <CardContent sx={{ pt: 0, '&:last-child': { pb: 1.5 } }}>
+        {action.validation === 'ERROR' && (
+          <Typography variant="body2" color="error" role="alert" sx={{ wordBreak: 'break-word' }}>
+            {action.errorMessage}
+          </Typography>
+        )}
+        {action.validation === 'NOTVALIDATED' && (
+          <Typography variant="body2" sx={{ color: 'warning.dark' }}>
+            {t('builder.card.not.validated')}
+          </Typography>
+        )}
+        {picture && (
+          <ButtonBase
+            aria-label={t('builder.card.enlarge', { sequence: action.sequence })}
+            onClick={() => props.onEnlarge(action, picture)}
+            sx={{ mt: 1, display: 'block', maxWidth: '100%', borderRadius: 1, overflow: 'hidden' }}
+          >
+            <Box
+              component="img"
+              src={`data:image/jpeg;base64,${picture}`}
+              alt=""
+              loading="lazy"
+              decoding="async"
+              sx={{ display: 'block', maxWidth: '100%', maxHeight: 96, objectFit: 'contain' }}
+            />
+          </ButtonBase>
+        )}
+      </CardContent>
+    </Card>
+  );
+});
+
+/** The card of an action the page is running now (it has no sequence from the server yet). */
+export function PendingActionCard({ type, sequence }: { type: ActionType; sequence: number | null }) {
+  const { t } = useTranslation();
+  return (
+    <Card
+      component="li"
+      data-testid="action-card-pending"
+      sx={{ borderLeft: 4, borderLeftColor: 'grey.400', listStyle: 'none' }}
+    >
+      <CardHeader
+        avatar={
+          <Avatar
+            sx={{
+              bgcolor: 'primary.main',
+              width: 36,
+              height: 36,
+              fontSize: 13,
+              animation: `${pulse} 1.4s infinite`,
+            }}
+          >
+            {sequence ?? '…'}
+          </Avatar>
+        }
+        title={actionTitle(type, t)}
+        subheader={t('builder.card.running')}
+        slotProps={{ title: { variant: 'subtitle2', component: 'h3' }, subheader: { variant: 'caption' } }}
+        sx={{ py: 1 }}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,597 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  LinearProgress,
+  Link,
+  Paper,
+  Stack,
+  Typography,
+} from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import {
+  ELEMENT_ACTION_TYPES,
+  type ActionType,
+  type AddActionInput,
+  type BuilderAction,
+  type ElementTarget,
+  type EvaluatePointResponse,
+  type ExtractorType,
+  type PageElementArea,
+  type Point,
+  type TableDefinition,
+} from '@pagewright/shared';
+import { PictureDialog } from '../../../components/picture-dialog';
+import { errorText, isApiError } from '../../../lib/api-client';
+import { toast } from '../../../lib/toast';
+import { evaluatePoint } from '../api/page-calls';
+import { useBuilder } from '../hooks/use-builder';
+import { usePageAreas } from '../hooks/use-page-areas';
+import { ActionCard, PendingActionCard, actionTitle, type CardMenuMode } from './action-card';
+import { ActionMenu } from './action-menu';
+import { ActionDialog, needsActionDialog } from './dialogs/action-dialog';
+import { GetTablePanel } from './dialogs/get-table-panel';
+import { SequenceDialog } from './dialogs/sequence-dialog';
+import { ErrorDialog } from './message-dialogs';
+import { PageView, type PageViewMode } from './page-view';
+
+/** Actions placed at a point of the page rather than on an element. */
+const POINT_ACTION_TYPES: readonly ActionType[] = ['MOUSE_CLICK', 'MOUSE_MOVE'];
+/** Multi-step asks: first the area showing the question or captcha, then the answer field (spec §4). */
+const MULTI_STEP_ASK_TYPES: readonly ActionType[] = ['ASK_QUESTION', 'ASK_CAPTCHA'];
+/** Element picking also covers the reCAPTCHA widget (its selector is picked first, spec §4). */
+const PICKED_TYPES: readonly ActionType[] = [...ELEMENT_ACTION_TYPES, 'ASK_RECAPTCHA'];
+
+/** Where the builder is in adding or changing one action. */
+type Flow =
+  | { step: 'idle' }
+  | { step: 'point'; type: ActionType }
+  | { step: 'pick'; type: ActionType; phase: 'element' | 'question' | 'answer'; questionSelector?: string }
+  | { step: 'add'; type: ActionType; target: ElementTarget | null; extra: Partial<AddActionInput> }
+  | { step: 'table'; input: AddActionInput }
+  | { step: 'edit'; action: BuilderAction }
+  | { step: 'sequence'; action: BuilderAction };
+
+const IDLE: Flow = { step: 'idle' };
+
+function targetOf(element: EvaluatePointResponse): ElementTarget {
+  return {
+    selectorType: element.selectorType,
+    selectorValue: element.selectorValue,
+    xpathValue: element.xpathValue,
+    framePath: element.framePath,
+    fallbackLocators: element.fallbackLocators,
+  };
+}
+
+export interface BuilderScreenProps {
+  extractorType: ExtractorType;
+  itemId: string;
+  /** The readOnlyEdit setting. */
+  isReadOnlyEdit: boolean;
+  /** checkImageRefreshInterval (ms). */
+  pollAfterMs: number;
+  /** Called once the builder is closed on the server (GET /extractor/end). */
+  onClosed: () => void;
+}
+
+/**
+ * The action builder (spec §2): header (name, description, Close, Save, Reload), the left menu
+ * that adds actions, the ordered action cards with Validate and Resequence, and the live page
+ * view the user clicks on to pick elements or record clicks and typing.
+ */
+export function BuilderScreen({
+  extractorType,
+  itemId,
+  isReadOnlyEdit,
+  pollAfterMs,
+  onClosed,
+}: BuilderScreenProps) {
+  const { t } = useTranslation();
+  const builder = useBuilder({ extractorType, itemId, isReadOnlyEdit });
+  const { areas, reload } = usePageAreas(extractorType, builder.pageVersion, builder.view !== null);
+  const [flow, setFlow] = useState<Flow>(IDLE);
+  const [pickedAreaId, setPickedAreaId] = useState<string | null>(null);
+  const [highlightedAreaId, setHighlightedAreaId] = useState<string | null>(null);
+  const [lastClick, setLastClick] = useState<Point | null>(null);
+  const [isPointing, setIsPointing] = useState(false);
+  const [picture, setPicture] = useState<{ title: string; data: string } | null>(null);
+  const {
+    view,
+    actions,
+    kind,
+    texts,
+    fail,
+    showError,
+    isFirstAction,
+    cancel,
+    beginAdding,
+    beginEditing,
+    addAction,
+    addDirectly,
+    changeAction,
+  } = builder;
+  const isNavigator = kind === 'navigator';
+
+  const finish = useCallback(() => {
+    setFlow(IDLE);
+    setPickedAreaId(null);
+    setHighlightedAreaId(null);
+    cancel();
+  }, [cancel]);
+
+  const choose = useCallback(
+    (type: ActionType) => {
+      beginAdding();
+      if (POINT_ACTION_TYPES.includes(type)) setFlow({ step: 'point', type });
+      else if (MULTI_STEP_ASK_TYPES.includes(type)) setFlow({ step: 'pick', type, phase: 'question' });
+      else if (PICKED_TYPES.includes(type)) setFlow({ step: 'pick', type, phase: 'element' });
+      else if (!needsActionDialog(type)) {
+        void addDirectly({ type }).finally(finish);
+      } else setFlow({ step: 'add', type, target: null, extra: {} });
+    },
+    [beginAdding, addDirectly, finish],
+  );
+
+  /** Typing into the page view: TYPE_TEXT (or TYPE_PASSWORD) into the field clicked last. */
+  const typeText = useCallback(
+    async (text: string) => {
+      if (!lastClick) {
+        toast.info(t('builder.typing.no.field'));
+        return;
+      }
+      setIsPointing(true);
+      try {
+        const element = await evaluatePoint(extractorType, lastClick);
+        if (element.type === 'INPUTABLE_PASSWORD')
+          await addDirectly({ type: 'TYPE_PASSWORD', target: targetOf(element), credentials: text });
+        else if (element.type === 'INPUTABLE_TEXT')
+          await addDirectly({ type: 'TYPE_TEXT', target: targetOf(element), textValue: text });
+        else toast.info(t('builder.typing.no.field'));
+      } catch (error) {
+        fail(error);
+      } finally {
+        setIsPointing(false);
+      }
+    },
+    [addDirectly, extractorType, fail, lastClick, t],
+  );
+
+  const onPagePoint = useCallback(
+    async (point: Point, area: PageElementArea | null) => {
+      if (flow.step === 'table') {
+        setPickedAreaId(area ? String(area.id) : null);
+        return;
+      }
+      if (flow.step === 'point') {
+        setFlow(IDLE);
+        await addDirectly({ type: flow.type, options: { point } });
+        cancel();
+        return;
+      }
+      if (flow.step === 'idle') {
+        // Recording: a click on the page is a mouse click of the flow (how navigators record).
+        if (actions.length === 0) {
+          toast.warning(t('extractor.first.action.navigate'));
+          return;
+        }
+        setLastClick(point);
+        await addDirectly({ type: 'MOUSE_CLICK', options: { point } });
+        return;
+      }
+      if (flow.step !== 'pick') return;
+      setIsPointing(true);
+      try {
+        const element = await evaluatePoint(extractorType, point);
+        if (flow.phase === 'question') {
+          setFlow({ ...flow, phase: 'answer', questionSelector: element.selectorValue });
+          return;
+        }
+        const extra: Partial<AddActionInput> = flow.questionSelector
+          ? {
+              options: {
+                askMultiStepDto: {
+                  builderStep: 'USER_RESPONSE',
+                  askDataContentSelector: flow.questionSelector,
+                },
+              },
+            }
+          : {};
+        setFlow({ step: 'add', type: flow.type, target: targetOf(element), extra });
+      } catch (error) {
+        fail(error);
+      } finally {
+        setIsPointing(false);
+      }
+    },
+    [actions.length, addDirectly, cancel, extractorType, fail, flow, t],
+  );
+
+  const confirmAdd = useCallback(
+    async (input: AddActionInput) => {
+      if (flow.step !== 'add') return;
+      const merged: AddActionInput = {
+        ...input,
+        options: { ...flow.extra.options, ...input.options },
+      };
+      if (merged.type === 'GET_TABLE') {
+        setFlow({ step: 'table', input: merged });
+        return;
+      }
+      await addAction(merged);
+      finish();
+    },
+    [addAction, finish, flow],
+  );
+
+  const confirmTable = useCallback(
+    async (table: TableDefinition) => {
+      if (flow.step !== 'table') return;
+      try {
+        await addAction({ ...flow.input, options: { ...flow.input.options, table } });
+        finish();
+      } catch {
+        // The error is on screen; the panel stays open to try again.
+      }
+    },
+    [addAction, finish, flow],
+  );
+
+  /** A table keeps its picked selectors and columns when only its name changes in the dialog. */
+  const confirmEdit = useCallback(
+    async (action: BuilderAction, input: AddActionInput) => {
+      const table = action.options.table;
+      const name = input.options?.table?.name;
+      const merged: AddActionInput =
+        table && name ? { ...input, options: { ...input.options, table: { ...table, name } } } : input;
+      await changeAction(action, merged);
+      finish();
+    },
+    [changeAction, finish],
+  );
+
+  const edit = useCallback(
+    (action: BuilderAction) => {
+      if (!needsActionDialog(action.type)) {
+        toast.info(t('extractor.edition.info'));
+        return;
+      }
+      beginEditing(action);
+      setFlow({ step: 'edit', action });
+    },
+    [beginEditing, t],
+  );
+
+  const editSequence = useCallback(
+    (action: BuilderAction) => {
+      if (isFirstAction(action)) {
+        toast.warning(t('extractor.first.action.change.warning'));
+        return;
+      }
+      setFlow({ step: 'sequence', action });
+    },
+    [isFirstAction, t],
+  );
+
+  const enlarge = useCallback(
+    (action: BuilderAction, data: string) =>
+      setPicture({
+        title: t('builder.picture.title', { sequence: action.sequence, type: actionTitle(action.type, t) }),
+        data,
+      }),
+    [t],
+  );
+
+  const reloadPage = useCallback(async () => {
+    try {
+      await reload();
+    } catch (error) {
+      if (isApiError(error) && error.hasServerMessage) fail(error);
+      else showError(t(texts.reloadError));
+    }
+  }, [fail, reload, showError, t, texts]);
+
+  // Esc leaves picking from anywhere on the page, not only from the focused page view.
+  useEffect(() => {
+    if (flow.step !== 'pick' && flow.step !== 'point') return undefined;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') finish();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [finish, flow.step]);
+
+  const menuMode: CardMenuMode =
+    builder.isValidating || builder.isLocked || builder.pending !== null
+      ? 'none'
+      : builder.state === 'CREATING' || builder.state === 'EDITING'
+        ? 'cancel'
+        : 'full';
+
+  const mode: PageViewMode =
+    builder.isBusy || isPointing
+      ? 'disabled'
+      : flow.step === 'pick' || flow.step === 'point' || flow.step === 'table'
+        ? 'pick'
+        : flow.step === 'idle'
+          ? 'record'
+          : 'disabled';
+
+  const banner = useMemo(() => {
+    const pickText =
+      flow.step === 'point'
+        ? t('builder.picking', { action: actionTitle(flow.type, t) })
+        : flow.step === 'pick'
+          ? t(
+              flow.phase === 'question'
+                ? 'builder.picking.question'
+                : flow.phase === 'answer'
+                  ? 'builder.picking.answer'
+                  : 'builder.picking',
+              {
+                action: actionTitle(flow.type, t),
+              },
+            )
+          : flow.step === 'table'
+            ? t('builder.picking.table')
+            : null;
+    if (builder.pending)
+      return (
+        <Box
+          role="status"
+          sx={{ px: 2, py: 1, bgcolor: 'primary.50', borderBottom: 1, borderColor: 'divider' }}
+        >
+          <Typography variant="body2">
+            {t('builder.running', { action: actionTitle(builder.pending.type, t) })}
+          </Typography>
+          <LinearProgress sx={{ mt: 0.5 }} />
+        </Box>
+      );
+    if (!pickText) return null;
+    return (
+      <Alert
+        severity="info"
+        role="status"
+        data-testid="picking-banner"
+        square
+        action={
+          flow.step !== 'table' && (
+            <Button color="inherit" size="small" onClick={finish}>
+              {t('builder.picking.cancel.button')}
+            </Button>
+          )
+        }
+      >
+        {pickText} — {t('builder.picking.cancel')}
+      </Alert>
+    );
+  }, [builder.pending, finish, flow, t]);
+
+  if (builder.loadError !== null)
+    return (
+      <Alert severity="error" sx={{ my: 2 }}>
+        {errorText(builder.loadError)}
+      </Alert>
+    );
+  if (!view)
+    return (
+      <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
+        <CircularProgress aria-label={t('app.loading')} />
+      </Box>
+    );
+
+  const close = async () => {
+    if (await builder.close()) onClosed();
+  };
+  const editedAction = flow.step === 'edit' ? flow.action : undefined;
+  const progress = builder.validation;
+
+  return (
+    <Box data-testid="builder" data-builder-state={builder.state}>
+      <Paper
+        variant="outlined"
+        sx={{ p: 2, mb: 2, display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: 'wrap' }}
+      >
+        <Box sx={{ flex: 1, minWidth: 240 }}>
+          <Typography variant="h5" component="h1" sx={{ fontWeight: 500 }}>
+            {view.name}
+          </Typography>
+          <Typography color="text.secondary" sx={{ whiteSpace: 'pre-line' }}>
+            {view.description}
+          </Typography>
+          {view.screenShareUrl && (
+            <Typography variant="body2" sx={{ mt: 0.5 }}>
+              {t('builder.share.link')}:{' '}
+              <Link href={view.screenShareUrl} target="_blank" rel="noreferrer">
+                {view.screenShareUrl}
+              </Link>
+            </Typography>
+          )}
+        </Box>
+        <Stack direction="row" spacing={1}>
+          <Button variant="outlined" onClick={() => void close()} disabled={builder.isValidating}>
+            {t('builder.close')}
+          </Button>
+          <Button variant="outlined" onClick={() => void reloadPage()} disabled={builder.isBusy}>
+            {t('builder.reload')}
+          </Button>
+          <Button
+            variant="contained"
+            onClick={() => void builder.save()}
+            disabled={builder.isLocked || builder.isBusy}
+          >
+            {t('builder.save')}
+          </Button>
+        </Stack>
+      </Paper>
+
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          alignItems: 'start',
+          gridTemplateColumns: { xs: '1fr', md: '200px minmax(260px, 1fr) 2fr' },
+        }}
+      >
+        <ActionMenu
+          extractorType={extractorType}
+          isEmpty={actions.length === 0}
+          isDisabled={builder.isBusy || flow.step !== 'idle'}
+          onChoose={choose}
+        />
+
+        <Box component="section" aria-labelledby="builder-actions-title">
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1 }}>
+            <Typography
+              id="builder-actions-title"
+              variant="subtitle1"
+              component="h2"
+              sx={{ flex: 1, fontWeight: 500 }}
+            >
+              {t('builder.actions')}
+            </Typography>
+            {!isNavigator && (
+              <>
+                <Button
+                  size="small"
+                  variant="outlined"
+                  onClick={() => void builder.resequence()}
+                  disabled={builder.isBusy || builder.isLocked || actions.length < 2 || flow.step !== 'idle'}
+                >
+                  {t('builder.resequence')}
+                </Button>
+                <Button
+                  size="small"
+                  variant="contained"
+                  onClick={() => void builder.validate()}
+                  disabled={
+                    builder.isBusy || builder.isLocked || actions.length === 0 || flow.step !== 'idle'
+                  }
+                >
+                  {t('builder.validate')}
+                </Button>
+              </>
+            )}
+          </Stack>
+          {progress && (
+            <Box role="status" aria-live="polite" data-testid="validation-progress" sx={{ mb: 1 }}>
+              <Typography variant="body2">
+                {progress.actionType
+                  ? t('builder.validating', {
+                      action: t(
+                        `dialogs.action.type.${progress.actionType as ActionType}`,
+                        progress.actionType,
+                      ),
+                    })
+                  : t('builder.validating.start')}
+              </Typography>
+              <LinearProgress
+                variant="determinate"
+                value={progress.progress}
+                aria-label={t('builder.validate')}
+              />
+            </Box>
+          )}
+          {!isNavigator && actions.length > 0 && !progress && (
+            <Typography
+              variant="caption"
+              color={view.isValidated ? 'success.main' : 'warning.dark'}
+              sx={{ display: 'block', mb: 1 }}
+            >
+              {t(view.isValidated ? 'builder.state.validated' : 'builder.state.not.validated')}
+            </Typography>
+          )}
+          <Stack
+            component="ol"
+            spacing={1}
+            // Cards keep their height: in a scrolling flex column they would shrink and clip.
+            sx={{ p: 0, m: 0, maxHeight: '75vh', overflow: 'auto', '& > li': { flexShrink: 0 } }}
+          >
+            {actions.length === 0 && !builder.pending && (
+              <Typography component="li" color="text.secondary" sx={{ listStyle: 'none' }}>
+                {t('builder.actions.empty')}
+              </Typography>
+            )}
+            {actions.map((action) => (
+              <ActionCard
+                key={action.id}
+                action={action}
+                picture={builder.pictures[action.id]}
+                isUnfinished={builder.editingId === action.id}
+                menuMode={menuMode}
+                onEdit={edit}
+                onEditSequence={editSequence}
+                onRemove={builder.removeAction}
+                onCancel={finish}
+                onEnlarge={enlarge}
+              />
+            ))}
+            {builder.pending && (
+              <PendingActionCard type={builder.pending.type} sequence={builder.pending.sequence} />
+            )}
+          </Stack>
+        </Box>
+
+        <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, minWidth: 0 }}>
+          <PageView
+            extractorType={extractorType}
+            pollAfterMs={pollAfterMs}
+            areas={areas}
+            mode={mode}
+            highlightedAreaId={highlightedAreaId === null ? null : Number(highlightedAreaId)}
+            onPagePoint={(point, area) => void onPagePoint(point, area)}
+            canType={flow.step === 'idle'}
+            onText={(text) => void typeText(text)}
+            onEscape={finish}
+            onSettled={builder.pagesChanged}
+            banner={banner}
+          />
+          {flow.step === 'table' && (
+            <GetTablePanel
+              tableName={flow.input.options?.table?.name ?? ''}
+              areas={[...areas]}
+              pickedAreaId={pickedAreaId}
+              onHighlight={setHighlightedAreaId}
+              onCancel={finish}
+              onConfirm={(table) => void confirmTable(table)}
+              extractorType={extractorType}
+            />
+          )}
+        </Box>
+      </Box>
+
+      {(flow.step === 'add' || flow.step === 'edit') && (
+        <ActionDialog
+          open
+          mode={flow.step === 'add' ? 'add' : 'edit'}
+          actionType={flow.step === 'add' ? flow.type : flow.action.type}
+          extractorType={extractorType}
+          actions={actions}
+          target={flow.step === 'add' ? flow.target : null}
+          action={editedAction}
+          onCancel={finish}
+          onConfirm={(input) => (flow.step === 'edit' ? confirmEdit(flow.action, input) : confirmAdd(input))}
+        />
+      )}
+      {flow.step === 'sequence' && (
+        <SequenceDialog
+          open
+          action={flow.action}
+          actions={actions}
+          onCancel={finish}
+          onConfirm={(sequence: number) => builder.changeSequence(flow.action, sequence).then(finish)}
+        />
+      )}
+      <ErrorDialog message={builder.errorMessage} onClose={builder.dismissError} />
+      {picture && (
+        <PictureDialog
+          title={picture.title}
+          src={`data:image/jpeg;base64,${picture.data}`}
+          onClose={() => setPicture(null)}
+        />
+      )}
+    </Box>
+  );
+}

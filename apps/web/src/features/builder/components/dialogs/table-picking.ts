@@ -1,0 +1,98 @@
+import type { PageElementArea } from '@pagewright/shared';
+
+/**
+ * Pure helpers of the get-table panel: where the picked areas sit in the page's area tree and the
+ * selectors GET_TABLE runs with. An area's selector is its parent's selector plus " > tag" (with
+ * :nth-of-type when the tag repeats), or "#id" when the element has a unique id (page-probe.ts).
+ */
+
+export type AreaIndex = ReadonlyMap<number, PageElementArea>;
+
+export function indexAreas(areas: readonly PageElementArea[]): AreaIndex {
+  return new Map(areas.map((area) => [area.id, area]));
+}
+
+/** True when `id` is `ancestorId` or lies inside it. */
+export function isInside(index: AreaIndex, id: number, ancestorId: number): boolean {
+  for (
+    let current = index.get(id);
+    current;
+    current = current.parentId === null ? undefined : index.get(current.parentId)
+  )
+    if (current.id === ancestorId) return true;
+  return false;
+}
+
+export function firstChildOf(areas: readonly PageElementArea[], id: number): PageElementArea | undefined {
+  return areas.filter((area) => area.parentId === id).sort((a, b) => a.id - b.id)[0];
+}
+
+/** The descendant's selector relative to the ancestor: '' for the same element, null when not derivable. */
+export function relativeSelector(ancestor: PageElementArea, descendant: PageElementArea): string | null {
+  if (ancestor.id === descendant.id) return '';
+  const prefix = `${ancestor.selector} > `;
+  return descendant.selector.startsWith(prefix) ? descendant.selector.slice(prefix.length) : null;
+}
+
+/** A row selector that matches every row: the picked row's position in its parent is dropped. */
+export function rowPattern(relative: string): string {
+  return relative.replace(/:nth-of-type\(\d+\)$/, '');
+}
+
+/**
+ * The row selector (inside the table) for a picked row. A row known only by its id falls back to
+ * its tag: the rows of a table share their tag, not their id.
+ */
+export function rowSelectorOf(table: PageElementArea, row: PageElementArea): string {
+  const relative = relativeSelector(table, row);
+  return relative === null || relative === '' ? row.tagName : rowPattern(relative);
+}
+
+/** The column selector (inside the row) for a picked cell; its tag when the path is not derivable. */
+export function columnSelectorOf(row: PageElementArea, cell: PageElementArea): string {
+  return relativeSelector(row, cell) ?? cell.tagName;
+}
+
+/** The rows of the table as the areas show them, in page order. */
+export function rowsOf(
+  areas: readonly PageElementArea[],
+  index: AreaIndex,
+  table: PageElementArea,
+  pickedRow: PageElementArea,
+  rowSelector: string,
+): PageElementArea[] {
+  return areas.filter((area) => {
+    if (area.id === table.id || !isInside(index, area.id, table.id)) return false;
+    const relative = relativeSelector(table, area);
+    if (relative === null || relative === '')
+      return area.parentId === pickedRow.parentId && area.tagName === pickedRow.tagName;
+    return rowPattern(relative) === rowSelector;
+  });
+}
+
+/** The text an element shows: its own text and its descendants', in page order. */
+export function textOf(areas: readonly PageElementArea[], index: AreaIndex, area: PageElementArea): string {
+  return areas
+    .filter((candidate) => candidate.hasText && isInside(index, candidate.id, area.id))
+    .map((candidate) => candidate.textContent)
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The cell of a column in a row, as the engine finds it (row.querySelector(columnSelector)). */
+export function cellOf(
+  areas: readonly PageElementArea[],
+  index: AreaIndex,
+  row: PageElementArea,
+  columnSelector: string,
+): PageElementArea | undefined {
+  if (columnSelector === '') return row;
+  const exact = `${row.selector} > ${columnSelector}`;
+  return (
+    areas.find((area) => area.selector === exact) ??
+    areas.find(
+      (area) => area.id !== row.id && isInside(index, area.id, row.id) && area.tagName === columnSelector,
+    )
+  );
+}

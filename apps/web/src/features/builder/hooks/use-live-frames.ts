@@ -1,0 +1,133 @@
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import type { ExtractorType } from '@pagewright/shared';
+import { useLiveEvents } from '../../../lib/live-events';
+import { getLiveImage } from '../api/page-calls';
+
+export interface FrameSize {
+  /** The page viewport in CSS pixels (what points sent to the API are measured in). */
+  width: number;
+  height: number;
+}
+
+interface Frame extends FrameSize {
+  /** JPEG, base64. */
+  data: string;
+}
+
+/** How long the page must stay still after a burst of frames before its areas are read again. */
+const SETTLED_AFTER_MS = 1_000;
+
+/**
+ * Paints the live page into a canvas: pushed `frame` events first, polling GET
+ * /extractor/getImageNavigator before the first frame and whenever none came for `pollAfterMs`.
+ * Each frame is decoded off-screen and drawn in one go (no blank picture in between, no remount);
+ * frames that arrive while one is decoding replace each other, so a slow tab shows the newest
+ * picture instead of falling behind. Counts the frames shown on `data-frames-shown` of `counter`
+ * (the builder-view benchmark reads it) without re-rendering React.
+ */
+export function useLiveFrames(options: {
+  extractorType: ExtractorType;
+  canvas: RefObject<HTMLCanvasElement | null>;
+  counter: RefObject<HTMLElement | null>;
+  pollAfterMs: number;
+  /** Called once the page has stopped changing after a burst of frames. */
+  onSettled: () => void;
+}) {
+  const { extractorType, canvas, counter, pollAfterMs } = options;
+  const [frameSize, setFrameSize] = useState<FrameSize | null>(null);
+  const [hasPollFailed, setHasPollFailed] = useState(false);
+  const next = useRef<Frame | null>(null);
+  const isDrawing = useRef(false);
+  const lastFrameAt = useRef(0);
+  const shown = useRef(0);
+  const sizeRef = useRef<FrameSize | null>(null);
+  const settledTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const onSettled = useRef(options.onSettled);
+  useEffect(() => {
+    onSettled.current = options.onSettled;
+  }, [options.onSettled]);
+
+  const draw = useCallback(async () => {
+    if (isDrawing.current) return;
+    isDrawing.current = true;
+    try {
+      for (let frame = next.current; frame; frame = next.current) {
+        next.current = null;
+        const image = new Image();
+        image.src = `data:image/jpeg;base64,${frame.data}`;
+        try {
+          await image.decode();
+        } catch {
+          continue;
+        }
+        const target = canvas.current;
+        const context = target?.getContext('2d');
+        if (!target || !context) continue;
+        if (target.width !== image.naturalWidth) target.width = image.naturalWidth;
+        if (target.height !== image.naturalHeight) target.height = image.naturalHeight;
+        context.drawImage(image, 0, 0);
+        shown.current += 1;
+        if (counter.current) counter.current.dataset.framesShown = String(shown.current);
+        const size = sizeRef.current;
+        if (!size || size.width !== frame.width || size.height !== frame.height) {
+          sizeRef.current = { width: frame.width, height: frame.height };
+          setFrameSize(sizeRef.current);
+        }
+      }
+    } finally {
+      isDrawing.current = false;
+    }
+  }, [canvas, counter]);
+
+  const show = useCallback(
+    (frame: Frame) => {
+      lastFrameAt.current = Date.now();
+      next.current = frame;
+      void draw();
+    },
+    [draw],
+  );
+
+  // The user's other builders (another tab, another kind) push frames on the same socket: only
+  // this builder's session is shown. Its id comes with every polled picture, so after a lost
+  // session the next poll (frames of the new one are ignored until then) picks up the new id.
+  const sessionId = useRef<string | null>(null);
+  useLiveEvents(['frame'], (event) => {
+    if (sessionId.current !== null && event.sessionId !== sessionId.current) return;
+    show({ data: event.data, width: event.width, height: event.height });
+    clearTimeout(settledTimer.current);
+    settledTimer.current = setTimeout(() => onSettled.current(), SETTLED_AFTER_MS);
+  });
+
+  useEffect(() => () => clearTimeout(settledTimer.current), []);
+
+  // The fallback poll: at once (before any frame), then whenever the pushed frames went quiet.
+  useEffect(() => {
+    let isActive = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const controller = new AbortController();
+    const poll = async () => {
+      if (Date.now() - lastFrameAt.current >= pollAfterMs) {
+        try {
+          const image = await getLiveImage(extractorType, controller.signal);
+          if (!isActive) return;
+          sessionId.current = image.sessionId;
+          if (Date.now() - lastFrameAt.current >= pollAfterMs)
+            show({ data: image.image, width: image.width, height: image.height });
+          setHasPollFailed(false);
+        } catch {
+          if (isActive) setHasPollFailed(true);
+        }
+      }
+      if (isActive) timer = setTimeout(() => void poll(), pollAfterMs);
+    };
+    void poll();
+    return () => {
+      isActive = false;
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [extractorType, pollAfterMs, show]);
+
+  return { frameSize, hasPollFailed };
+}

@@ -1,0 +1,256 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import {
+  MESSAGES,
+  SCREEN_SHARE_MESSAGES,
+  SCREEN_SHARE_POLL_AFTER_FAILURE_MS,
+  SCREEN_SHARE_POLL_MS,
+  type ScreenShareView,
+} from '@pagewright/shared';
+import { Toaster } from '../../../components/toaster';
+import '../../../lib/i18n';
+import { ScreenSharePage } from './screen-share-page';
+
+const TOKEN = 'share-token';
+const VIEW_PATH = `/api/extractor/token/${TOKEN}`;
+
+const view = (overrides: Partial<ScreenShareView> = {}): ScreenShareView => ({
+  name: 'Bank statements',
+  userFullName: 'Ada Lovelace',
+  status: 'EXECUTING',
+  errorMessage: null,
+  timestamp: '2026-03-01T10:00:20.000Z',
+  pageUrl: 'https://bank.example/statements',
+  actions: [
+    {
+      sequence: 10,
+      type: 'NAVIGATE',
+      label: null,
+      pageUrl: 'https://bank.example/login',
+      timestamp: '2026-03-01T10:00:10.000Z',
+      hasScreen: true,
+      hasHtml: true,
+      hasFile: false,
+      fileName: null,
+    },
+    {
+      sequence: 20,
+      type: 'GET_FILE',
+      label: 'Statement',
+      pageUrl: 'https://bank.example/statements',
+      timestamp: '2026-03-01T10:00:20.000Z',
+      hasScreen: true,
+      hasHtml: false,
+      hasFile: true,
+      fileName: 'statement.pdf',
+    },
+  ],
+  ...overrides,
+});
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+/** Answers of the view endpoint, in order; the last one repeats. Other paths answer per test. */
+let viewAnswers: (() => Response)[];
+let otherAnswers: Map<string, () => Response>;
+let viewCalls: number;
+
+function stubApi() {
+  viewCalls = 0;
+  otherAnswers = new Map();
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((input: RequestInfo | URL) => {
+      const url = String(input);
+      if (url === VIEW_PATH) {
+        const answer = viewAnswers[Math.min(viewCalls, viewAnswers.length - 1)]!;
+        viewCalls += 1;
+        return Promise.resolve(answer());
+      }
+      const other = otherAnswers.get(url);
+      return other ? Promise.resolve(other()) : Promise.reject(new Error(`unexpected call ${url}`));
+    }),
+  );
+}
+
+function renderPage() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <MemoryRouter initialEntries={[`/screen-share/${TOKEN}`]}>
+        <Routes>
+          <Route path="/screen-share/:token" element={<ScreenSharePage />} />
+        </Routes>
+      </MemoryRouter>
+      <Toaster />
+    </QueryClientProvider>,
+  );
+}
+
+/** setImmediate stays real: reading a Response body takes a few turns of the event loop. */
+const FAKED = ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] as const;
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Moves the clock, then lets the calls it started answer and render. Settling moves the clock by a
+ * few more milliseconds (fake timers run a zero-delay timer set during a tick 1 ms later), so the
+ * tests check each interval 100 ms before and after it is due.
+ */
+const advance = (ms: number) =>
+  act(async () => {
+    await vi.advanceTimersByTimeAsync(ms);
+    for (let turn = 0; turn < 5; turn++) {
+      await nextTurn();
+      await vi.advanceTimersByTimeAsync(1);
+    }
+  });
+const MARGIN_MS = 100;
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: [...FAKED] });
+  stubApi();
+});
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('screen-share view polling (spec §9: 3 s while EXECUTING, 5 s after a failure)', () => {
+  it('asks again every 3 s while the run is executing', async () => {
+    viewAnswers = [() => json(view())];
+    renderPage();
+    await advance(0);
+    expect(viewCalls).toBe(1);
+    expect(screen.getByText('Ada Lovelace')).toBeTruthy();
+
+    await advance(SCREEN_SHARE_POLL_MS - MARGIN_MS);
+    expect(viewCalls).toBe(1);
+    await advance(2 * MARGIN_MS);
+    expect(viewCalls).toBe(2);
+    await advance(SCREEN_SHARE_POLL_MS);
+    expect(viewCalls).toBe(3);
+  });
+
+  it('waits 5 s after a failed load, warns once, keeps the last view, then returns to 3 s', async () => {
+    viewAnswers = [
+      () => json(view()),
+      () => json({ message: 'Internal server error', code: 'INTERNAL' }, 500),
+      () => json({ message: 'Internal server error', code: 'INTERNAL' }, 500),
+      () => json(view()),
+    ];
+    renderPage();
+    await advance(0);
+    await advance(SCREEN_SHARE_POLL_MS + MARGIN_MS);
+    expect(viewCalls).toBe(2);
+    const toasts = screen.getAllByTestId('toast');
+    expect(toasts.map((toast) => toast.textContent)).toEqual([MESSAGES['navigator.screenshot.error']]);
+    expect(screen.getByText('Bank statements')).toBeTruthy();
+
+    await advance(SCREEN_SHARE_POLL_AFTER_FAILURE_MS - 2 * MARGIN_MS);
+    expect(viewCalls).toBe(2);
+    await advance(2 * MARGIN_MS);
+    expect(viewCalls).toBe(3);
+    // The second failure of the same series does not repeat the warning.
+    expect(screen.getAllByTestId('toast')).toHaveLength(1);
+
+    await advance(SCREEN_SHARE_POLL_AFTER_FAILURE_MS);
+    expect(viewCalls).toBe(4);
+    await advance(SCREEN_SHARE_POLL_MS);
+    expect(viewCalls).toBe(5);
+  });
+
+  it('stops polling and says so once the run has ended', async () => {
+    viewAnswers = [() => json(view()), () => json(view({ status: 'SUCCESS' }))];
+    renderPage();
+    await advance(0);
+    await advance(SCREEN_SHARE_POLL_MS);
+    expect(viewCalls).toBe(2);
+    expect(screen.getByText('The run has finished. The recorded actions stay available below.')).toBeTruthy();
+    await advance(SCREEN_SHARE_POLL_AFTER_FAILURE_MS * 4);
+    expect(viewCalls).toBe(2);
+  });
+
+  it("shows the API's text for an invalid link and does not ask again", async () => {
+    viewAnswers = [() => json({ message: SCREEN_SHARE_MESSAGES.linkInvalid, code: 'NOT_FOUND' }, 404)];
+    renderPage();
+    await advance(0);
+    expect(screen.getByText(SCREEN_SHARE_MESSAGES.linkInvalid)).toBeTruthy();
+    await advance(SCREEN_SHARE_POLL_AFTER_FAILURE_MS * 2);
+    expect(viewCalls).toBe(1);
+  });
+});
+
+describe('screen-share view layout (spec §2: 12 columns with the action list, 9 once finished)', () => {
+  it('spans 12 columns with the live page beside the actions while executing', async () => {
+    viewAnswers = [() => json(view())];
+    renderPage();
+    await advance(0);
+    const root = screen.getByTestId('screen-share-view');
+    expect(root.dataset.columns).toBe('12');
+    expect(root.className).toContain('MuiGrid-grid-md-12');
+    const live = screen.getByRole('region', { name: 'Live page' });
+    // The latest step's picture is the live page.
+    expect(live.querySelector('img')?.getAttribute('src')).toContain('/step/20/screen');
+    expect(within(screen.getByRole('list', { name: 'Actions' })).getAllByRole('listitem')).toHaveLength(2);
+  });
+
+  it('narrows to 9 columns without a live page once the run has finished', async () => {
+    viewAnswers = [() => json(view({ status: 'ERROR', errorMessage: 'No Such Element' }))];
+    renderPage();
+    await advance(0);
+    const root = screen.getByTestId('screen-share-view');
+    expect(root.dataset.columns).toBe('9');
+    expect(root.className).toContain('MuiGrid-grid-md-9');
+    expect(screen.queryByRole('region', { name: 'Live page' })).toBeNull();
+    expect(screen.getByText('The run has finished with an error: No Such Element')).toBeTruthy();
+    expect(within(screen.getByRole('list', { name: 'Actions' })).getAllByRole('listitem')).toHaveLength(2);
+  });
+});
+
+describe('screen-share view contents', () => {
+  it('keeps the shown live page until the next picture has loaded', async () => {
+    const second = view({
+      actions: [
+        ...view().actions,
+        { ...view().actions[0]!, sequence: 30, timestamp: '2026-03-01T10:00:30.000Z' },
+      ],
+    });
+    viewAnswers = [() => json(view()), () => json(second)];
+    renderPage();
+    await advance(0);
+    const live = screen.getByRole('region', { name: 'Live page' });
+    fireEvent.load(live.querySelector('img')!);
+    expect(live.querySelector('img[data-state="shown"]')?.getAttribute('src')).toContain('/step/20/');
+
+    await advance(SCREEN_SHARE_POLL_MS + MARGIN_MS);
+    expect(live.querySelector('img[data-state="shown"]')?.getAttribute('src')).toContain('/step/20/');
+    const loading = live.querySelector('img[data-state="loading"]')!;
+    expect(loading.getAttribute('src')).toContain('/step/30/');
+    fireEvent.load(loading);
+    expect(live.querySelectorAll('img')).toHaveLength(1);
+    expect(live.querySelector('img[data-state="shown"]')?.getAttribute('src')).toContain('/step/30/');
+  });
+
+  it('shows the normalized HTML as text, never as markup', async () => {
+    const untrusted = '<html><body><script>alert(1)</script><p id="balance">Balance</p></body></html>';
+    viewAnswers = [() => json(view({ status: 'SUCCESS' }))];
+    otherAnswers.set(
+      `${VIEW_PATH}/step/10/html`,
+      () => new Response(untrusted, { headers: { 'content-type': 'text/plain; charset=utf-8' } }),
+    );
+    renderPage();
+    await advance(0);
+    const first = screen.getAllByRole('listitem')[0]!;
+    fireEvent.click(within(first).getByRole('button', { name: 'HTML' }));
+    await advance(0);
+    const dialog = screen.getByRole('dialog', { name: 'HTML of action 10' });
+    expect(within(dialog).getByText(untrusted)).toBeTruthy();
+    expect(document.querySelector('#balance')).toBeNull();
+    expect(document.querySelector('script')).toBeNull();
+  });
+});

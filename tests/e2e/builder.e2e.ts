@@ -1,0 +1,314 @@
+import type { Page } from '@playwright/test';
+import { MESSAGES, type BuilderView, type NormalizedPage } from '@pagewright/shared';
+import { FIXTURE_PASSWORD, startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
+import { createConfirmedUser } from '../support/accounts.js';
+import { GOOD_PASSWORD, expect, loginThroughUi, test } from './fixtures.js';
+
+const apiUrl = () => process.env.PW_E2E_BASE_URL!;
+const mailUrl = () => process.env.PW_E2E_MAIL_URL!;
+type ExtractorType = 'EXTRACTOR' | 'NAVIGATOR';
+
+let site: FixtureSite;
+test.beforeAll(async () => {
+  site = await startFixtureSite();
+});
+test.afterAll(async () => {
+  await site?.close();
+});
+
+async function api<T>(
+  token: string,
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<T> {
+  const response = await fetch(`${apiUrl()}/api${path}`, {
+    method: init.method ?? 'GET',
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** A signed-in operator (through the login screen) and an API token of the same account. */
+async function signIn(page: Page, label: string) {
+  const user = await createConfirmedUser(apiUrl(), mailUrl(), label);
+  await loginThroughUi(page, user.username, GOOD_PASSWORD);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  return user;
+}
+
+async function startItem(token: string, extractorType: ExtractorType, name: string, viewerEmail?: string) {
+  const created = await api<{ id: string }>(token, '/extractor/start', {
+    method: 'POST',
+    body: { name, description: `${name} (e2e)`, extractorType, ...(viewerEmail ? { viewerEmail } : {}) },
+  });
+  return created.id;
+}
+
+/** The centre of an element of the live page, in page CSS pixels, from the page's own element areas. */
+async function centreOf(token: string, extractorType: ExtractorType, selector: string) {
+  let found: NormalizedPage['areas'][number] | undefined;
+  await expect
+    .poll(async () => {
+      const areas = await api<NormalizedPage>(
+        token,
+        `/extractor/normalized/current?extractorType=${extractorType}`,
+      );
+      found = areas.areas.find((area) => area.selector === selector && area.width > 0);
+      return found !== undefined;
+    })
+    .toBe(true);
+  return { x: found!.x + found!.width / 2, y: found!.y + found!.height / 2 };
+}
+
+/** Clicks the page view at a page point: the picture is scaled, so the point is scaled with it. */
+async function clickOnPage(page: Page, point: { x: number; y: number }) {
+  const view = page.getByTestId('page-view');
+  await expect(view).not.toHaveAttribute('data-frame-width', '0');
+  const picture = page.getByTestId('page-picture');
+  await picture.scrollIntoViewIfNeeded();
+  const box = (await picture.boundingBox())!;
+  const width = Number(await view.getAttribute('data-frame-width'));
+  const height = Number(await view.getAttribute('data-frame-height'));
+  await page.mouse.click(box.x + (point.x * box.width) / width, box.y + (point.y * box.height) / height);
+}
+
+const card = (page: Page, sequence: number) => page.getByTestId(`action-card-${sequence}`);
+const dialog = (page: Page) => page.getByRole('dialog');
+
+async function chooseAction(page: Page, title: string) {
+  await page.getByRole('menuitem', { name: title, exact: true }).click();
+}
+
+async function pickAndOpen(page: Page, token: string, type: ExtractorType, title: string, selector: string) {
+  await chooseAction(page, title);
+  await expect(page.getByTestId('picking-banner')).toBeVisible();
+  await clickOnPage(page, await centreOf(token, type, selector));
+  await expect(dialog(page)).toBeVisible();
+}
+
+async function confirm(page: Page, sequence: number) {
+  await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+  await expect(card(page, sequence)).toBeVisible({ timeout: 30_000 });
+  await expect(dialog(page)).toHaveCount(0);
+}
+
+test('an extractor recorded by clicking the live page validates, saves and runs', async ({ page }) => {
+  test.setTimeout(240_000);
+  const user = await signIn(page, 'builder-e2e');
+  const token = user.accessToken;
+  const id = await startItem(token, 'EXTRACTOR', 'Recorded by clicking');
+  await page.goto(`/extractor?id=${id}`);
+  await expect(page.getByRole('heading', { name: 'Recorded by clicking' })).toBeVisible();
+
+  // A brand-new builder offers Navigate only.
+  await expect(page.getByRole('menuitem')).toHaveCount(1);
+  await chooseAction(page, 'Navigate');
+  await dialog(page).getByLabel('URL').fill(`${site.url}/pages/login.html`);
+  await confirm(page, 10);
+
+  await pickAndOpen(page, token, 'EXTRACTOR', 'Type text', '#username');
+  await dialog(page).getByLabel('Text').fill('ops-user');
+  await confirm(page, 20);
+
+  await pickAndOpen(page, token, 'EXTRACTOR', 'Type password', '#password');
+  await dialog(page).getByLabel('Password').fill(FIXTURE_PASSWORD);
+  await confirm(page, 30);
+
+  await pickAndOpen(page, token, 'EXTRACTOR', 'Click', '#login-submit');
+  await confirm(page, 40);
+
+  await pickAndOpen(page, token, 'EXTRACTOR', 'Get text', '#welcome');
+  await dialog(page).getByLabel('Label').fill('Welcome');
+  await confirm(page, 50);
+  await expect(card(page, 50).getByRole('button', { name: /Enlarge the picture/ })).toBeVisible();
+
+  await chooseAction(page, 'Script');
+  await dialog(page).getByLabel('Label').fill('Welcome length');
+  await dialog(page).getByRole('combobox', { name: 'Return type' }).click();
+  await page.getByRole('option', { name: 'Number' }).click();
+  const editor = dialog(page).getByRole('textbox', { name: 'Script code' });
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type("return document.querySelector('#welcome').textContent.length;");
+  await confirm(page, 60);
+
+  await chooseAction(page, 'If condition');
+  await dialog(page).getByRole('combobox', { name: 'Source action' }).click();
+  await page.getByRole('option', { name: /^60/ }).click();
+  await dialog(page).getByRole('combobox', { name: 'Condition' }).click();
+  await page.getByRole('option', { name: 'Greater than', exact: true }).click();
+  await dialog(page).getByLabel('Value').fill('3');
+  await dialog(page).getByLabel('Next action sequence').fill('9990');
+  await confirm(page, 70);
+
+  await chooseAction(page, 'Navigate');
+  await dialog(page).getByLabel('URL').fill(`${site.url}/pages/table.html`);
+  await confirm(page, 80);
+
+  // Get table: name it, then pick the table, a row and two columns (one a FILE link) on the page.
+  await chooseAction(page, 'Get table');
+  await dialog(page).getByLabel('Table name').fill('Statements');
+  await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+  const panel = page.getByRole('region', { name: 'Get table: Statements' });
+  await expect(panel).toBeVisible();
+  // A click picks the innermost element under the pointer; Up climbs to the one wanted.
+  const selectOnPage = async (selector: string) => {
+    await clickOnPage(page, await centreOf(token, 'EXTRACTOR', selector));
+    const selection = panel.getByTestId('table-selection');
+    for (let climbs = 0; climbs < 6; climbs++) {
+      await expect(selection).not.toHaveText(/Nothing selected/);
+      if ((await selection.textContent())?.endsWith(`· ${selector}`)) return;
+      await panel.getByRole('button', { name: 'Up' }).click();
+    }
+    await expect(selection).toHaveText(new RegExp(`· ${selector.replace(/[()]/g, '\\$&')}$`));
+  };
+  await selectOnPage('#statements');
+  await panel.getByRole('button', { name: 'Next' }).click();
+  await selectOnPage('#statement-rows > tr:nth-of-type(1)');
+  await panel.getByRole('button', { name: 'Next' }).click();
+  await clickOnPage(
+    page,
+    await centreOf(token, 'EXTRACTOR', '#statement-rows > tr:nth-of-type(1) > td:nth-of-type(1)'),
+  );
+  await panel.getByLabel('Column label').fill('Name');
+  await panel.getByRole('button', { name: 'Add column' }).click();
+  await clickOnPage(
+    page,
+    await centreOf(token, 'EXTRACTOR', '#statement-rows > tr:nth-of-type(1) > td:nth-of-type(4) > a'),
+  );
+  await panel.getByLabel('Column label').fill('Statement');
+  await panel.getByRole('combobox', { name: 'Column type' }).click();
+  await page.getByRole('option', { name: 'File' }).click();
+  await panel.getByRole('button', { name: 'Add column' }).click();
+  await panel.getByRole('button', { name: 'Finish' }).click();
+  await expect(card(page, 90)).toBeVisible({ timeout: 30_000 });
+
+  // Save needs a validation first.
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(MESSAGES['extractor.must.validate'])).toBeVisible();
+
+  await page.getByRole('button', { name: 'Validate' }).click();
+  await expect(page.getByTestId('validation-progress')).toBeVisible();
+  await expect(page.getByRole('progressbar', { name: 'Validate' })).toBeVisible();
+  await expect(page.getByText(MESSAGES['extractor.validate.success'])).toBeVisible({ timeout: 120_000 });
+  for (const sequence of [10, 20, 30, 40, 50, 60, 70, 80, 90])
+    await expect(card(page, sequence)).toHaveAttribute('data-validation', 'SUCCESS');
+
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(MESSAGES['extractor.save.success'])).toBeVisible();
+
+  await page.getByTestId('builder').getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  // Back on the dashboard, the saved flow executes to SUCCESS.
+  const flow = page
+    .getByTestId('panel-extractors')
+    .getByRole('listitem', { name: 'Recorded by clicking', exact: true });
+  await flow.getByRole('button', { name: 'More actions for Recorded by clicking' }).click();
+  await page.getByRole('menuitem', { name: 'Execute' }).click();
+  await expect(flow).toHaveAttribute('data-status', 'SUCCESS', { timeout: 120_000 });
+
+  // The status marker opens what the run read, step by step.
+  await flow.getByRole('button', { name: 'Results of the last run of Recorded by clicking' }).click();
+  const results = page.getByRole('dialog', { name: /Run results: Recorded by clicking/ });
+  await expect(results.getByTestId('run-status')).toHaveText('Success');
+  const step = (name: string) => results.getByRole('listitem', { name, exact: true });
+  await expect(step('Step 50: Get text')).toContainText('Welcome, ops-user');
+  await expect(step('Step 60: Script')).toContainText('17');
+  const table = step('Step 90: Get table').getByRole('table');
+  await expect(table.getByRole('columnheader', { name: 'Statement (File)' })).toBeVisible();
+  await expect(table.getByRole('row', { name: /Alice Martin/ })).toBeVisible();
+  await expect(table.getByRole('row', { name: /Bruno Costa/ })).toBeVisible();
+  // A FILE cell downloads the file the run kept, with the session.
+  const download = page.waitForEvent('download');
+  await table
+    .getByRole('row', { name: /Alice Martin/ })
+    .getByRole('button', { name: /^Download statement-1\.pdf/ })
+    .click();
+  expect((await download).suggestedFilename()).toBe('statement-1.pdf');
+  // The page HTML is text to read, never a rendered page.
+  await step('Step 50: Get text').getByRole('button', { name: 'Page HTML' }).click();
+  const html = page.getByRole('dialog', { name: 'Step 50: page HTML' });
+  await expect(html).toContainText('<');
+  await expect(html).toContainText('Welcome, ops-user');
+  await page.keyboard.press('Escape');
+  await expect(html).toBeHidden();
+  await page.keyboard.press('Escape');
+  await expect(results).toBeHidden();
+});
+
+test('a validation that fails marks the failing card ERROR with the server message', async ({ page }) => {
+  test.setTimeout(180_000);
+  const user = await signIn(page, 'builder-e2e-fail');
+  const token = user.accessToken;
+  const id = await startItem(token, 'EXTRACTOR', 'Element changed');
+  const add = (body: unknown) => api(token, '/extractor/?extractorType=EXTRACTOR', { method: 'POST', body });
+  await add({ type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` });
+  await add({ type: 'TYPE_TEXT', target: { selectorValue: '#username' }, textValue: 'ops-user' });
+  await add({ type: 'GET_TEXT', label: 'Title', target: { selectorValue: 'h1' } });
+  // The site changed: the same form now has other ids, and the recorded selector has no fallback.
+  await api(token, '/extractor/action?extractorType=EXTRACTOR', {
+    method: 'POST',
+    body: { sequence: 10, textValue: `${site.url}/pages/changed-ids.html` },
+  });
+
+  await page.goto(`/extractor?id=${id}`);
+  await expect(card(page, 20)).toHaveAttribute('data-validation', 'NOTVALIDATED');
+  await page.getByRole('button', { name: 'Validate' }).click();
+  const error = page.getByRole('dialog', { name: 'Error' });
+  await expect(error).toBeVisible({ timeout: 120_000 });
+  await expect(error).toContainText('No Such Element (100007)');
+  await error.getByRole('button', { name: 'OK' }).click();
+  await expect(card(page, 10)).toHaveAttribute('data-validation', 'SUCCESS');
+  await expect(card(page, 20)).toHaveAttribute('data-validation', 'ERROR');
+  await expect(card(page, 20)).toContainText('No Such Element (100007)');
+  await expect(card(page, 30)).toHaveAttribute('data-validation', 'NOTVALIDATED');
+  await expect(page.getByTestId('builder')).toHaveAttribute('data-builder-state', 'NONE');
+});
+
+test('a navigator is recorded by clicking and typing on the live page', async ({ page }) => {
+  test.setTimeout(180_000);
+  const user = await signIn(page, 'builder-e2e-nav');
+  const token = user.accessToken;
+  const id = await startItem(token, 'NAVIGATOR', 'Live session', user.username);
+  await page.goto(`/screen-share-executor?id=${id}`);
+  await expect(page.getByRole('heading', { name: 'Live session' })).toBeVisible();
+  // Navigators record without Validate or Resequence.
+  await expect(page.getByRole('button', { name: 'Validate' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Resequence' })).toHaveCount(0);
+
+  await chooseAction(page, 'Navigate');
+  await dialog(page).getByLabel('URL').fill(`${site.url}/pages/login.html`);
+  await confirm(page, 10);
+
+  await clickOnPage(page, await centreOf(token, 'NAVIGATOR', '#username'));
+  await expect(card(page, 20)).toContainText('Mouse click');
+  await page.keyboard.type('ops-user');
+  await expect(page.getByText('Typing: ops-user')).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(card(page, 30)).toContainText('Type text');
+
+  const view = await api<BuilderView>(token, '/extractor/current?extractorType=NAVIGATOR');
+  expect(view.actions.map((action) => action.type)).toEqual(['NAVIGATE', 'MOUSE_CLICK', 'TYPE_TEXT']);
+  expect(view.actions[2]).toMatchObject({ textValue: 'ops-user', selectorValue: '#username' });
+
+  await page.getByTestId('builder').getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test('without an item the extractor editor goes to the dashboard and the navigator editor to /', async ({
+  page,
+}) => {
+  await signIn(page, 'builder-e2e-none');
+  await page.goto('/extractor');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/screen-share-executor');
+  // "/" itself redirects a signed-in user on to the dashboard.
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
