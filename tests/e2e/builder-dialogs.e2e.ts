@@ -149,4 +149,24 @@ test('mask previews, time zones, script syntax and Edit sequence on a live page'
   await sequenceDialog.getByLabel('New sequence').press('Enter');
   await expect(card(page, 15)).toBeVisible({ timeout: 30_000 });
   await expect(card(page, 30)).toHaveCount(0);
+
+  // Select option: the picked list's own options are offered, and the chosen one is selected.
+  await page.getByRole('menuitem', { name: 'Navigate', exact: true }).click();
+  await dialog(page).getByLabel('URL').fill(`${site.url}/pages/select.html`);
+  await confirm(page, 30);
+  await pickAndOpen(page, user.accessToken, 'Select option', '#plan');
+  await dialog(page).getByRole('combobox', { name: 'Option' }).click();
+  await expect(page.getByRole('option')).toHaveText(['Choose…', 'Basic', 'Pro', 'Enterprise']);
+  await page.getByRole('option', { name: 'Pro', exact: true }).click();
+  await confirm(page, 40);
+  // The live page now shows the choice (read from the page's element areas).
+  await expect
+    .poll(async () => {
+      const current = await api<NormalizedPage>(
+        user.accessToken,
+        '/extractor/normalized/current?extractorType=EXTRACTOR',
+      );
+      return current.areas.find((area) => area.selector === '#plan-result')?.textContent;
+    })
+    .toBe('Selected: Pro');
 });

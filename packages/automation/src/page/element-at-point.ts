@@ -43,6 +43,7 @@ export async function elementAtPoint(page: Page, point: Point): Promise<ElementA
       textContent: element.textContent,
       box: { ...element.box, x: element.box.x + offsetX, y: element.box.y + offsetY },
       isDownloadLink: element.isDownloadLink,
+      ...(element.selectOptions ? { selectOptions: element.selectOptions } : {}),
     });
   }
   return null;

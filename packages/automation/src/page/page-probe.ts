@@ -26,6 +26,8 @@ export interface ProbedElement {
   framePath: string[];
   fallbacks: FallbackLocator[];
   isDownloadLink: boolean;
+  /** A select's options (label and value), so the builder can offer them for CLICK_SELECT. */
+  selectOptions?: { label: string; value: string }[];
 }
 
 export type PointProbeAnswer =
@@ -52,6 +54,7 @@ export interface ProbedArea {
 export function pageProbe(request: ProbeRequest): string {
   const XHTML = 'http://www.w3.org/1999/xhtml';
   const TEXT_CAP = 200;
+  const SELECT_OPTIONS_MAX = 500;
   const FALLBACK_TEXT_MAX = 80;
   const TEXT_INPUT_TYPES = [
     '',
@@ -406,6 +409,16 @@ export function pageProbe(request: ProbeRequest): string {
         framePath,
         fallbacks: fallbacksFor(element, selector, xpath),
         isDownloadLink: isDownloadLink(element),
+        ...(element.localName === 'select'
+          ? {
+              selectOptions: Array.from((element as HTMLSelectElement).options)
+                .slice(0, SELECT_OPTIONS_MAX)
+                .map((option) => ({
+                  label: normalize(option.label).slice(0, TEXT_CAP),
+                  value: option.value,
+                })),
+            }
+          : {}),
       },
     };
   };

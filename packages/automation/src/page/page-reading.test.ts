@@ -118,6 +118,12 @@ describe('elementAtPoint', () => {
     await open('select.html');
     const plan = await recordAt(page.getByTestId('plan-select'));
     expect(plan).toMatchObject({ type: 'SELECT', tagName: 'select', selectorValue: '#plan' });
+    expect(plan.selectOptions).toEqual([
+      { label: 'Choose…', value: '' },
+      { label: 'Basic', value: 'basic' },
+      { label: 'Pro', value: 'pro' },
+      { label: 'Enterprise', value: 'enterprise' },
+    ]);
     await expectResolvesBack(plan, page.getByTestId('plan-select'));
 
     await open('table.html');

@@ -57,6 +57,11 @@ export const elementAtPointSchema = elementTargetSchema.extend({
   textContent: z.string(),
   box: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }),
   isDownloadLink: z.boolean(),
+  /** SELECT only: its options (at most 500), offered by the CLICK_SELECT dialog. */
+  selectOptions: z
+    .array(z.object({ label: z.string(), value: z.string().max(TEXT_FIELD_MAX_LENGTH) }))
+    .max(500)
+    .optional(),
 });
 export type ElementAtPoint = z.infer<typeof elementAtPointSchema>;
 

@@ -49,7 +49,14 @@ type Flow =
   | { step: 'idle' }
   | { step: 'point'; type: ActionType }
   | { step: 'pick'; type: ActionType; phase: 'element' | 'question' | 'answer'; questionSelector?: string }
-  | { step: 'add'; type: ActionType; target: ElementTarget | null; extra: Partial<AddActionInput> }
+  | {
+      step: 'add';
+      type: ActionType;
+      target: ElementTarget | null;
+      extra: Partial<AddActionInput>;
+      /** The picked select's options, offered by the CLICK_SELECT dialog. */
+      selectOptions?: EvaluatePointResponse['selectOptions'];
+    }
   | { step: 'table'; input: AddActionInput }
   | { step: 'edit'; action: BuilderAction }
   | { step: 'sequence'; action: BuilderAction };
@@ -199,7 +206,13 @@ export function BuilderScreen({
               },
             }
           : {};
-        setFlow({ step: 'add', type: flow.type, target: targetOf(element), extra });
+        setFlow({
+          step: 'add',
+          type: flow.type,
+          target: targetOf(element),
+          extra,
+          selectOptions: element.selectOptions,
+        });
       } catch (error) {
         fail(error);
       } finally {
@@ -570,6 +583,7 @@ export function BuilderScreen({
           extractorType={extractorType}
           actions={actions}
           target={flow.step === 'add' ? flow.target : null}
+          selectOptions={flow.step === 'add' ? flow.selectOptions : undefined}
           action={editedAction}
           onCancel={finish}
           onConfirm={(input) => (flow.step === 'edit' ? confirmEdit(flow.action, input) : confirmAdd(input))}
