@@ -10,7 +10,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Page } from 'playwright-core';
-import { chromiumLaunchOptions, elementAtPoint, runFlow, type FlowHooks } from '@pagewright/automation';
+import {
+  chromiumLaunchOptions,
+  elementAtPoint,
+  runFlow,
+  startEgressProxy,
+  type FlowHooks,
+} from '@pagewright/automation';
 import type { FlowAction } from '@pagewright/shared';
 import { startScreencast } from '../apps/worker/src/sessions/screencast.js';
 
@@ -108,9 +114,21 @@ async function timeRounds(run: () => Promise<void>): Promise<number[]> {
   return times;
 }
 
-const server = http.createServer((_req, res) =>
-  res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE),
-);
+/** A page of 30 pictures and scripts, to weigh the egress proxy on a page with subresources. */
+const SUBRESOURCES = 30;
+const RICH_PAGE = `<!doctype html><body>${Array.from({ length: SUBRESOURCES }, (_, i) =>
+  i % 2 ? `<img src="/asset/${i}.svg">` : `<script src="/asset/${i}.js"></script>`,
+).join('')}</body>`;
+const server = http.createServer((req, res) => {
+  if (req.url === '/rich') return res.writeHead(200, { 'content-type': 'text/html' }).end(RICH_PAGE);
+  if (req.url?.endsWith('.svg'))
+    return res
+      .writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'no-store' })
+      .end('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>');
+  if (req.url?.endsWith('.js'))
+    return res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' }).end('1;');
+  return res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+});
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 const browser = await chromium.launch(chromiumLaunchOptions(process.env.CHROMIUM_PATH));
@@ -162,6 +180,21 @@ try {
     await new Promise((r) => setTimeout(r, 50));
   }
   await stop();
+  // The egress proxy (every worker's Chromium sends its traffic through it): page loads with and without.
+  const proxy = await startEgressProxy(policy);
+  const proxied = await chromium.launch({
+    ...chromiumLaunchOptions(process.env.CHROMIUM_PATH),
+    proxy: { server: proxy.url },
+  });
+  const proxiedPage = await proxied.newPage();
+  const loadRich = (onPage: Page) => async () => {
+    await onPage.goto(`${url}rich`, { waitUntil: 'load' });
+  };
+  const directLoads = await timeRounds(loadRich(page));
+  const proxiedLoads = await timeRounds(loadRich(proxiedPage));
+  await proxied.close();
+  await proxy.close();
+
   const missed = clickToFrame.filter(Number.isNaN).length;
   const delivered = clickToFrame.filter((t) => !Number.isNaN(t));
 
@@ -180,6 +213,15 @@ try {
   ] as const) {
     console.log(
       `| ${name} | ${fmt(quantile(times, 0.5))} | ${fmt(quantile(times, 0.95))} | ${(quantile(times, 0.5) / plainMedian).toFixed(2)} |`,
+    );
+  }
+  const directMedian = quantile(directLoads, 0.5);
+  for (const [name, times] of [
+    [`page load with ${SUBRESOURCES} subresources, direct (baseline for the proxy)`, directLoads],
+    [`page load with ${SUBRESOURCES} subresources, through the egress proxy`, proxiedLoads],
+  ] as const) {
+    console.log(
+      `| ${name} | ${fmt(quantile(times, 0.5))} | ${fmt(quantile(times, 0.95))} | ${(quantile(times, 0.5) / directMedian).toFixed(2)} vs direct |`,
     );
   }
   console.log(

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import request from 'supertest';
 import { createPrismaClient, createSecretBox, type Prisma } from '@pagewright/db';
@@ -105,6 +108,21 @@ function loginActions(
     },
     { sequence: 50, type: 'GET_TEXT', label: 'Welcome', selectorValue: '#welcome' },
   ];
+}
+
+/** A WebSocket endpoint that completes the handshake, on a loopback address of its own. */
+async function startWebSocketEndpoint(host: string): Promise<{ port: number; close: () => void }> {
+  const server = http.createServer((_request, response) => response.end('internal'));
+  server.on('upgrade', (upgrade, socket) => {
+    const accept = createHash('sha1')
+      .update(`${String(upgrade.headers['sec-websocket-key'])}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
+      .digest('base64');
+    socket.end(
+      `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return { port: (server.address() as AddressInfo).port, close: () => server.close() };
 }
 
 const loginIds = { username: '#username', password: '#password', submit: '#login-submit' };
@@ -298,6 +316,45 @@ describe('running an extractor (GET /extractor/execute/:id) in the worker', () =
       (e) => e.id === extractorId,
     );
     expect(listed).toMatchObject({ status: 'ERROR', errorMessage: message });
+  });
+
+  it('keeps a flow inside the navigation policy: no metadata address, no WebSocket to a refused host', async () => {
+    // 127.0.0.2 is loopback too, but not one of the test stack's allowed hosts. A WebSocket is not
+    // seen by the route guard; the worker's egress proxy refuses it where the connection is made.
+    const refusedHost = await startWebSocketEndpoint('127.0.0.2');
+    const allowedHost = await startWebSocketEndpoint('127.0.0.1');
+    const opens = (url: string) => `return await new Promise((resolve) => {
+        const socket = new WebSocket(${JSON.stringify(url)});
+        socket.onopen = () => resolve('open');
+        socket.onerror = () => resolve('refused');
+      });`;
+    try {
+      const extractorId = await insertExtractor(owner, 'Stays inside', [
+        { sequence: 10, type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` },
+        {
+          sequence: 20,
+          type: 'SCRIPT',
+          label: 'Refused host',
+          options: { script: { script: opens(`ws://127.0.0.2:${refusedHost.port}/`), returnType: 'TEXT' } },
+        },
+        {
+          sequence: 30,
+          type: 'SCRIPT',
+          label: 'Allowed host',
+          options: { script: { script: opens(`ws://127.0.0.1:${allowedHost.port}/`), returnType: 'TEXT' } },
+        },
+        { sequence: 40, type: 'NAVIGATE', textValue: 'http://169.254.169.254/latest/meta-data/' },
+      ]);
+      const run = await waitForRun(owner, await execute(owner, extractorId));
+      const value = (sequence: number) => run.steps.find((step) => step.sequence === sequence)?.value;
+      expect(value(20)).toEqual({ kind: 'text', value: 'refused' });
+      expect(value(30)).toEqual({ kind: 'text', value: 'open' });
+      expect(run).toMatchObject({ status: 'ERROR', errorSequence: 40 });
+      expect(run.errorMessage).toContain('169.254.169.254');
+    } finally {
+      refusedHost.close();
+      allowedHost.close();
+    }
   });
 
   it('keeps runs to their owner: another user gets 404 executing or reading them', async () => {

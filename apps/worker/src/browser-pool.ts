@@ -1,7 +1,9 @@
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import {
+  type EgressProxy,
   chromiumLaunchOptions,
   installNavigationGuard,
+  startEgressProxy,
   type NavigationPolicy,
   type NavigationRefusedError,
 } from '@pagewright/automation';
@@ -17,14 +19,37 @@ export interface BrowserPoolOptions {
  * One Chromium per worker process, one BrowserContext per live session or run (a context costs
  * ~54 ms, a browser ~244 ms: see shared/notes/performance-floor.md). When Chromium dies, every
  * context it held is reported lost through onBrowserLost and the next request launches a new one.
+ *
+ * The navigation policy is applied twice: each context's route guard refuses a request with a
+ * clear error, and, unless private networks are allowed, all of Chromium's traffic goes through
+ * this worker's egress proxy, which judges the address each connection is actually made to (DNS
+ * rebinding, WebSockets and anything else the route guard does not see).
  */
 export function createBrowserPool(options: BrowserPoolOptions) {
   let browser: Promise<Browser> | undefined;
+  let egressProxy: Promise<EgressProxy | undefined> | undefined;
   const lostListeners = new Set<(reason: string) => void>();
   let isClosing = false;
 
+  function startProxy(): Promise<EgressProxy | undefined> {
+    if (options.navigationPolicy.allowPrivateNetworks) return Promise.resolve(undefined);
+    const starting = startEgressProxy(options.navigationPolicy, { onRefused: options.onNavigationRefused });
+    starting.catch(() => {
+      if (egressProxy === starting) egressProxy = undefined;
+    });
+    return starting;
+  }
+
+  async function launchChromium(): Promise<Browser> {
+    const proxy = await (egressProxy ??= startProxy());
+    return chromium.launch({
+      ...chromiumLaunchOptions(options.chromiumPath),
+      ...(proxy ? { proxy: { server: proxy.url } } : {}),
+    });
+  }
+
   function launch(): Promise<Browser> {
-    const launching = chromium.launch(chromiumLaunchOptions(options.chromiumPath)).then((launched) => {
+    const launching = launchChromium().then((launched) => {
       launched.on('disconnected', () => {
         if (browser === launching) browser = undefined;
         if (!isClosing) for (const listener of lostListeners) listener('the browser process ended');
@@ -68,6 +93,9 @@ export function createBrowserPool(options: BrowserPoolOptions) {
       const running = browser;
       browser = undefined;
       if (running) await (await running).close().catch(() => undefined);
+      const proxy = await egressProxy?.catch(() => undefined);
+      egressProxy = undefined;
+      await proxy?.close().catch(() => undefined);
     },
   };
 }

@@ -2,6 +2,7 @@ export * from './chromium.js';
 export * from './page/locate-element.js';
 export * from './flow/automation-error.js';
 export * from './safety/navigation-guard.js';
+export * from './safety/egress-proxy.js';
 export * from './flow/classify-error.js';
 export * from './flow/flow-types.js';
 export * from './flow/run-flow.js';
