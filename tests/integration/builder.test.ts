@@ -729,6 +729,40 @@ describe('a navigator recorded live and watched through its screen-share link', 
     const screen = await api().get(`/api/extractor/token/${token}/step/20/screen`).buffer(true).expect(200);
     expect(screen.headers['content-type']).toBe('image/jpeg');
 
+    // A table read live keeps the file of each of its FILE cells in the shared run, as runs do.
+    for (const body of [
+      { type: 'NAVIGATE', textValue: `${site.url}/pages/table.html` },
+      {
+        type: 'GET_TABLE',
+        options: {
+          table: {
+            name: 'Statements',
+            tableSelector: '#statements',
+            rowSelector: '#statement-rows tr',
+            columns: [
+              { label: 'Name', selector: 'td:nth-child(1)', type: 'TEXT' },
+              { label: 'Statement', selector: 'td:nth-child(4)', type: 'FILE' },
+            ],
+            maxPages: 1,
+          },
+        },
+      },
+    ])
+      await api().post('/api/extractor/').query(NAVIGATOR).set(bearer(owner.token)).send(body).expect(200);
+    const navigator = (
+      (await api().get('/api/extractor').query(NAVIGATOR).set(bearer(owner.token)).expect(200)).body as {
+        name: string;
+        lastRunId: string | null;
+      }[]
+    ).find((item) => item.name === 'Shared session');
+    const sharedRun = (
+      await api().get(`/api/extractor/run/${navigator!.lastRunId}`).set(bearer(owner.token)).expect(200)
+    ).body as RunDetail;
+    const tableStep = sharedRun.steps.find((step) => step.actionType === 'GET_TABLE');
+    expect(tableStep?.tableFiles).toEqual(
+      Array.from({ length: 5 }, (_, row) => ({ row, column: 1, fileName: `statement-${row + 1}.pdf` })),
+    );
+
     await api().get('/api/extractor/end').query(NAVIGATOR).set(bearer(owner.token)).expect(200);
     expect((await api().get(`/api/extractor/token/${token}`).expect(200)).body.status).toBe('SUCCESS');
   });

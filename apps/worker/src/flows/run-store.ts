@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Prisma, type PrismaClient, type RunStatus } from '@pagewright/db';
 import type { PageElementArea } from '@pagewright/shared';
+import type { KeptFile, StepRecord } from '@pagewright/automation';
 import { flowActionInclude } from './load-flow.js';
 
 export interface FileToStore {
@@ -24,6 +25,41 @@ export interface StepToStore {
   file?: FileToStore | undefined;
   /** GET_TABLE: the file of each FILE cell, with its row and column. */
   tableFiles?: (FileToStore & { row: number; column: number })[] | undefined;
+}
+
+const JPEG = 'image/jpeg';
+
+/**
+ * What a run keeps of one step the engine recorded: its pictures (named `<filePrefix>-step-N-…`),
+ * the one file of GET_FILE / GET_IMAGE, and the file of every FILE cell of a GET_TABLE.
+ */
+export function stepToStore(
+  step: StepRecord,
+  keptFiles: readonly KeptFile[],
+  about: { filePrefix: string; actionId: string | null; label: string | null },
+): StepToStore {
+  const picture = (content: Buffer | undefined, kind: 'page' | 'element') =>
+    content && { name: `${about.filePrefix}-step-${step.sequence}-${kind}.jpg`, mimeType: JPEG, content };
+  const file = keptFiles.find((kept) => !kept.cell);
+  return {
+    sequence: step.sequence,
+    actionId: about.actionId,
+    actionType: step.type,
+    label: about.label,
+    pageUrl: step.pageUrl,
+    timestamp: new Date(step.timestamp),
+    value: step.value as Prisma.InputJsonValue,
+    errorMessage: step.error?.originalMessage ?? null,
+    normalizedHtml: step.normalizedHtml ?? null,
+    pageScreenshot: picture(step.pageScreenshot, 'page'),
+    elementScreenshot: picture(step.elementScreenshot, 'element'),
+    file: file && { name: file.fileName, mimeType: file.mimeType, content: file.content },
+    tableFiles: keptFiles.flatMap((kept) =>
+      kept.cell
+        ? [{ name: kept.fileName, mimeType: kept.mimeType, content: kept.content, ...kept.cell }]
+        : [],
+    ),
+  };
 }
 
 export interface RunEnd {

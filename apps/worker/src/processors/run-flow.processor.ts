@@ -10,12 +10,12 @@ import {
   type NavigationPolicy,
   type StepRecord,
 } from '@pagewright/automation';
-import type { Prisma, SecretBox } from '@pagewright/db';
+import type { SecretBox } from '@pagewright/db';
 import { ASK_MESSAGES, publishLiveEvent, runFlowPayloadSchema, type FlowAction } from '@pagewright/shared';
 import { createAskDuringRun } from '../flows/ask-during-run.js';
 import type { BrowserPool } from '../browser-pool.js';
 import { toFlowAction, type StoredAction } from '../flows/load-flow.js';
-import type { RunEnd, RunStore } from '../flows/run-store.js';
+import { stepToStore, type RunEnd, type RunStore } from '../flows/run-store.js';
 
 export interface RunFlowProcessorDeps {
   store: RunStore;
@@ -28,12 +28,6 @@ export interface RunFlowProcessorDeps {
   /** How long an ask waits for its answer before the run stops (ASK_TIMEOUT_SECONDS). */
   askTimeoutMs: number;
   log: Logger;
-}
-
-const JPEG = 'image/jpeg';
-
-function toStoredValue(step: StepRecord): Prisma.InputJsonValue {
-  return step.value as Prisma.InputJsonValue;
 }
 
 function endOf(result: FlowResult): RunEnd {
@@ -83,35 +77,15 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
 
     const storeStep = async (step: StepRecord) => {
       const row = rowsBySequence.get(step.sequence);
-      const files = keptFiles.get(step.sequence) ?? [];
-      const file = files.find((kept) => !kept.cell);
-      await store.saveStep(runId, run.userId, {
-        sequence: step.sequence,
-        actionId: row?.id ?? null,
-        actionType: step.type,
-        label: row?.label ?? null,
-        pageUrl: step.pageUrl,
-        timestamp: new Date(step.timestamp),
-        value: toStoredValue(step),
-        errorMessage: step.error?.originalMessage ?? null,
-        normalizedHtml: step.normalizedHtml ?? null,
-        pageScreenshot: step.pageScreenshot && {
-          name: `run-${runId}-step-${step.sequence}-page.jpg`,
-          mimeType: JPEG,
-          content: step.pageScreenshot,
-        },
-        elementScreenshot: step.elementScreenshot && {
-          name: `run-${runId}-step-${step.sequence}-element.jpg`,
-          mimeType: JPEG,
-          content: step.elementScreenshot,
-        },
-        file: file && { name: file.fileName, mimeType: file.mimeType, content: file.content },
-        tableFiles: files.flatMap((kept) =>
-          kept.cell
-            ? [{ name: kept.fileName, mimeType: kept.mimeType, content: kept.content, ...kept.cell }]
-            : [],
-        ),
-      });
+      await store.saveStep(
+        runId,
+        run.userId,
+        stepToStore(step, keptFiles.get(step.sequence) ?? [], {
+          filePrefix: `run-${runId}`,
+          actionId: row?.id ?? null,
+          label: row?.label ?? null,
+        }),
+      );
     };
 
     let end: RunEnd;

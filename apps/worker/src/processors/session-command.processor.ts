@@ -29,7 +29,7 @@ import {
 } from '@pagewright/shared';
 import type { BrowserPool } from '../browser-pool.js';
 import { createAskDuringRun } from '../flows/ask-during-run.js';
-import type { RunStore } from '../flows/run-store.js';
+import { stepToStore, type RunStore } from '../flows/run-store.js';
 import type { LiveSession, LiveSessionRegistry } from '../sessions/live-session-registry.js';
 import type { LiveViews } from '../sessions/live-view.js';
 
@@ -47,7 +47,6 @@ export interface SessionCommandDeps {
   log: Logger;
 }
 
-const JPEG = 'image/jpeg';
 const RELOAD_TIMEOUT_MS = 30_000;
 const base64 = (bytes: Buffer | undefined) => (bytes ? bytes.toString('base64') : null);
 
@@ -96,7 +95,7 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
     const previousValues = new Map<number, StepValue>(
       Object.entries(command.previousValues).map(([sequence, value]) => [Number(sequence), value]),
     );
-    let kept: KeptFile | undefined;
+    const kept: KeptFile[] = [];
     const result = await runFlow(
       session.page,
       [step],
@@ -104,7 +103,7 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
         // While recording, an ask types what the operator gave with the action (nothing if none).
         ask: () => Promise.resolve(command.answer ?? ''),
         keepFile: (file) => {
-          kept ??= file;
+          kept.push(file);
           return Promise.resolve();
         },
       },
@@ -135,30 +134,13 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
     session: LiveSession,
     runId: string,
     step: StepRecord,
-    file: KeptFile | undefined,
+    files: readonly KeptFile[],
   ): Promise<void> {
-    await deps.store.saveStep(runId, session.userId, {
-      sequence: step.sequence,
-      actionId: null,
-      actionType: step.type,
-      label: null,
-      pageUrl: step.pageUrl,
-      timestamp: new Date(step.timestamp),
-      value: step.value,
-      errorMessage: step.error?.originalMessage ?? null,
-      normalizedHtml: step.normalizedHtml ?? null,
-      pageScreenshot: step.pageScreenshot && {
-        name: `share-${runId}-step-${step.sequence}-page.jpg`,
-        mimeType: JPEG,
-        content: step.pageScreenshot,
-      },
-      elementScreenshot: step.elementScreenshot && {
-        name: `share-${runId}-step-${step.sequence}-element.jpg`,
-        mimeType: JPEG,
-        content: step.elementScreenshot,
-      },
-      file: file && { name: file.fileName, mimeType: file.mimeType, content: file.content },
-    });
+    await deps.store.saveStep(
+      runId,
+      session.userId,
+      stepToStore(step, files, { filePrefix: `share-${runId}`, actionId: null, label: null }),
+    );
   }
 
   async function validate(
