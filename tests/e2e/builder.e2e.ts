@@ -186,6 +186,13 @@ test('an extractor recorded by clicking the live page validates, saves and runs'
   await panel.getByRole('combobox', { name: 'Column type' }).click();
   await page.getByRole('option', { name: 'File' }).click();
   await panel.getByRole('button', { name: 'Add column' }).click();
+  // The table has two pages: its Next button (outside the table) is clicked after each page.
+  await selectOnPage('#next-page');
+  await panel.getByRole('button', { name: 'Use selection as next-page button' }).click();
+  await expect(panel.getByTestId('next-page-button')).toHaveText(
+    'After each page, clicks button · #next-page',
+  );
+  await panel.getByLabel('Most pages').fill('5');
   await panel.getByRole('button', { name: 'Finish' }).click();
   await expect(card(page, 90)).toBeVisible({ timeout: 30_000 });
 
@@ -225,6 +232,8 @@ test('an extractor recorded by clicking the live page validates, saves and runs'
   await expect(table.getByRole('columnheader', { name: 'Statement (File)' })).toBeVisible();
   await expect(table.getByRole('row', { name: /Alice Martin/ })).toBeVisible();
   await expect(table.getByRole('row', { name: /Bruno Costa/ })).toBeVisible();
+  // The second page's rows too, read after clicking Next.
+  await expect(table.getByRole('row', { name: /Jonas Berg/ })).toBeVisible();
   // A FILE cell downloads the file the run kept, with the session.
   const download = page.waitForEvent('download');
   await table

@@ -45,6 +45,7 @@ const AREAS: PageElementArea[] = [
   area(10, 8, `${ROW2} > td:nth-of-type(2)`, 'td', { containsHref: true }),
   area(11, 10, `${ROW2} > td:nth-of-type(2) > a`, 'a', { textContent: 'invoice-2.pdf', containsHref: true }),
   area(12, 1, 'html > body > p', 'p', { textContent: 'Outside' }),
+  area(13, 1, '#next', 'button', { textContent: 'Next' }),
 ];
 
 function setup() {
@@ -145,5 +146,44 @@ describe('GetTablePanel', () => {
     await user.click(screen.getByRole('button', { name: 'Finish' }));
     expect(screen.getByText('Add at least one column.')).toBeTruthy();
     expect(props.onConfirm).not.toHaveBeenCalled();
+  });
+
+  it('follows a next-page button outside the row, up to the pages given', LONG_FLOW, async () => {
+    const { user, props, pick } = setup();
+    pick(2);
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    pick(4);
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    pick(5);
+    await user.type(screen.getByLabelText(/^Column label/), 'Order{Enter}');
+    expect(screen.getByTestId('next-page-button').textContent).toBe('Only this page is read.');
+
+    // A cell of the row is a column, not a page button.
+    await user.click(screen.getByRole('button', { name: 'Use selection as next-page button' }));
+    expect(screen.getByText('The next-page button cannot be part of the row.')).toBeTruthy();
+    pick(13);
+    await user.click(screen.getByRole('button', { name: 'Use selection as next-page button' }));
+    expect(screen.getByTestId('next-page-button').textContent).toBe('After each page, clicks button · #next');
+
+    const pages = screen.getByLabelText(/^Most pages/);
+    expect((pages as HTMLInputElement).value).toBe('10');
+    await user.clear(pages);
+    expect(screen.getByText('Required')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Finish' }));
+    expect(props.onConfirm).not.toHaveBeenCalled();
+    await user.type(pages, '5000');
+    expect((pages as HTMLInputElement).value).toBe('5000');
+    expect(screen.getByText('Invalid Value')).toBeTruthy();
+    await user.clear(pages);
+    await user.type(pages, '3');
+    await user.click(screen.getByRole('button', { name: 'Finish' }));
+    expect(props.onConfirm).toHaveBeenCalledWith({
+      name: 'Orders',
+      tableSelector: '#orders',
+      rowSelector: 'tbody > tr',
+      columns: [{ label: 'Order', selector: 'td:nth-of-type(1)', type: 'TEXT' }],
+      nextPageSelector: '#next',
+      maxPages: 3,
+    });
   });
 });

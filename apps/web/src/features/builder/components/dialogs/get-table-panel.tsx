@@ -63,7 +63,7 @@ export interface GetTablePanelProps {
   /** Outline this area on the page view (null: none). */
   onHighlight(areaId: string | null): void;
   onCancel(): void;
-  /** The definition for AddActionInput.options.table (one page: maxPages 1). */
+  /** The definition for AddActionInput.options.table (maxPages 1 unless a next-page button is set). */
   onConfirm(table: TableDefinition): void;
   /** For the mask previews of NUMBER and DATETIME columns. */
   extractorType?: ExtractorType;
@@ -81,6 +81,26 @@ interface ColumnDraft {
   type: ValueType;
   numberMask: NumberMaskValue;
   dateMask: DateMaskValue;
+}
+
+/** Pages read when a next-page button is set, until the operator says otherwise. */
+const DEFAULT_MAX_PAGES = '10';
+const MAX_PAGES_LIMIT = 1000;
+
+/** A table spread over pages: the button clicked for the next one, and how many pages at most. */
+interface NextPageDraft {
+  selector: string;
+  tagName: string;
+  maxPages: string;
+}
+
+/** The error of a "most pages" field, or null when it is a whole number from 1 to 1000. */
+export function maxPagesError(value: string): string | null {
+  if (!value.trim()) return MESSAGES['error.required'];
+  const pages = Number(value);
+  return Number.isInteger(pages) && pages >= 1 && pages <= MAX_PAGES_LIMIT
+    ? null
+    : MESSAGES['error.invalid.value'];
 }
 
 const EMPTY_COLUMN: ColumnDraft = {
@@ -117,6 +137,7 @@ export function GetTablePanel({
   const [draft, setDraft] = useState<ColumnDraft>(EMPTY_COLUMN);
   const [error, setError] = useState<string | null>(null);
   const [showLabelError, setShowLabelError] = useState(false);
+  const [nextPage, setNextPage] = useState<NextPageDraft | null>(null);
 
   const pickedId = pickedAreaId !== null && pickedAreaId !== stagePick ? Number(pickedAreaId) : null;
   const selectedId =
@@ -151,8 +172,35 @@ export function GetTablePanel({
       setError(t('dialogs.table.need.column'));
       return;
     }
+    if (nextPage && maxPagesError(nextPage.maxPages)) return;
     onHighlight(null);
-    onConfirm({ name: tableName, tableSelector: table.selector, rowSelector, columns, maxPages: 1 });
+    onConfirm({
+      name: tableName,
+      tableSelector: table.selector,
+      rowSelector,
+      columns,
+      ...(nextPage
+        ? { nextPageSelector: nextPage.selector, maxPages: Number(nextPage.maxPages) }
+        : { maxPages: 1 }),
+    });
+  };
+
+  /** The selection becomes the next-page button: anything but a part of the picked row. */
+  const useAsNextPage = () => {
+    if (!selected) {
+      setError(t('dialogs.table.nothing.selected'));
+      return;
+    }
+    if (row && isInside(index, selected.id, row.id)) {
+      setError(t('dialogs.table.next.page.inside.row'));
+      return;
+    }
+    setNextPage({
+      selector: selected.selector,
+      tagName: selected.tagName,
+      maxPages: nextPage?.maxPages ?? DEFAULT_MAX_PAGES,
+    });
+    setError(null);
   };
 
   const next = () => {
@@ -382,6 +430,55 @@ export function GetTablePanel({
             </Box>
           )}
         </>
+      )}
+
+      {stage === 'COLUMN' && (
+        <Box
+          component="section"
+          aria-label={t('dialogs.table.next.page')}
+          sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}
+        >
+          <Typography variant="subtitle2" component="h3">
+            {t('dialogs.table.next.page')}
+          </Typography>
+          <Typography
+            variant="body2"
+            color="text.secondary"
+            sx={{ wordBreak: 'break-all' }}
+            data-testid="next-page-button"
+          >
+            {nextPage
+              ? t('dialogs.table.next.page.selected', {
+                  selector: `${nextPage.tagName} · ${nextPage.selector}`,
+                })
+              : t('dialogs.table.next.page.none')}
+          </Typography>
+          <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 1, flexWrap: 'wrap' }}>
+            <Button size="small" variant="outlined" onClick={useAsNextPage}>
+              {t('dialogs.table.next.page.use')}
+            </Button>
+            {nextPage && (
+              <>
+                <TextField
+                  label={t('dialogs.table.max.pages')}
+                  value={nextPage.maxPages}
+                  size="small"
+                  required
+                  sx={{ width: 140 }}
+                  slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+                  onChange={(event) =>
+                    setNextPage({ ...nextPage, maxPages: event.target.value.replace(/\D/g, '').slice(0, 4) })
+                  }
+                  error={maxPagesError(nextPage.maxPages) !== null}
+                  helperText={maxPagesError(nextPage.maxPages) ?? t('dialogs.table.max.pages.hint')}
+                />
+                <Button size="small" onClick={() => setNextPage(null)}>
+                  {t('dialogs.table.next.page.remove')}
+                </Button>
+              </>
+            )}
+          </Box>
+        </Box>
       )}
 
       {error && (
