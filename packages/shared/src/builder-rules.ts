@@ -32,6 +32,19 @@ export const IF_ELEMENT_ACTION_TYPES: readonly ActionType[] = [
 ];
 
 /** Every action with a sequenceDestination: the element IF_* ones and IF_CONDITION. */
+/** The questions a flow asks a person while it runs (automation spec §3, extractor set). */
+export const ASK_ACTION_TYPES: readonly ActionType[] = [
+  'ASK_ID',
+  'ASK_PASSWORD',
+  'ASK_CODE',
+  'ASK_QUESTION',
+  'ASK_CAPTCHA',
+  'ASK_RECAPTCHA',
+];
+
+/** Asks recorded in two picks: the area showing the question, then the answer field. */
+export const MULTI_STEP_ASK_TYPES: readonly ActionType[] = ['ASK_QUESTION', 'ASK_CAPTCHA'];
+
 export const JUMP_ACTION_TYPES: readonly ActionType[] = [...IF_ELEMENT_ACTION_TYPES, 'IF_CONDITION'];
 
 /** Actions that wait a bounded time for their element (options.timeoutMs, ACTION_TIMEOUT_MAX_MS). */

@@ -70,6 +70,17 @@ export const extractorListItemSchema = z.object({
 });
 export type ExtractorListItem = z.infer<typeof extractorListItemSchema>;
 
+/** What POST /extractor/start (201) and POST /extractor/rename (200) answer: the saved item. */
+export const savedExtractorSchema = extractorListItemSchema.pick({
+  id: true,
+  name: true,
+  description: true,
+  extractorType: true,
+  viewerEmail: true,
+  status: true,
+});
+export type SavedExtractor = z.infer<typeof savedExtractorSchema>;
+
 /**
  * POST /extractor/copy/:id answers the new item (201). Its name is the original's with " (copy)",
  * then " (copy 2)", " (copy 3)"…, the first one free among the caller's items of that type, the

@@ -8,6 +8,7 @@ import {
   idParamSchema,
   messageResponseSchema,
   renameExtractorRequestSchema,
+  savedExtractorSchema,
   startExtractorRequestSchema,
 } from '@pagewright/shared';
 import { bearerSecurity, errorResponses } from '../../lib/error-responses.js';
@@ -15,15 +16,7 @@ import type { BuilderService } from '../builder/builder.service.js';
 import type { ExtractorService } from './extractor.service.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409);
-const extractorSchema = extractorListItemSchema.pick({
-  id: true,
-  name: true,
-  description: true,
-  extractorType: true,
-  viewerEmail: true,
-  status: true,
-});
-const toExtractor = (row: z.input<typeof extractorSchema>) => extractorSchema.parse(row);
+const toExtractor = (row: z.input<typeof savedExtractorSchema>) => savedExtractorSchema.parse(row);
 
 /** The /extractor calls shared by extractors, insertors and navigators (automation spec §7). */
 export const extractorRoutes: FastifyPluginAsyncZod<{
@@ -49,7 +42,7 @@ export const extractorRoutes: FastifyPluginAsyncZod<{
       summary: 'Create an extractor, insertor or navigator (409 when the name is used)',
       security: bearerSecurity,
       body: startExtractorRequestSchema,
-      response: { 201: extractorSchema, ...errors },
+      response: { 201: savedExtractorSchema, ...errors },
     },
     handler: async (request, reply) => {
       const created = await extractors.start(request.user.id, request.body);
@@ -77,7 +70,7 @@ export const extractorRoutes: FastifyPluginAsyncZod<{
       summary: 'Rename (name and description; the viewer e-mail stays)',
       security: bearerSecurity,
       body: renameExtractorRequestSchema,
-      response: { 200: extractorSchema, ...errors },
+      response: { 200: savedExtractorSchema, ...errors },
     },
     handler: async (request) => toExtractor(await extractors.rename(request.user.id, request.body)),
   });

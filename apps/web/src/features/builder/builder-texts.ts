@@ -1,5 +1,5 @@
 import type { ActionType, ExtractorType, MessageKey } from '@pagewright/shared';
-import { FENGINE_ACTION_TYPES } from '@pagewright/shared';
+import { ASK_ACTION_TYPES, FENGINE_ACTION_TYPES } from '@pagewright/shared';
 
 /** Which wording a builder uses (spec §8: insertor and screen share word the same events their own way). */
 export type BuilderKind = 'extractor' | 'insertor' | 'navigator';
@@ -98,7 +98,7 @@ const ACTION_GROUPS = [
   },
   {
     id: 'ask',
-    types: ['ASK_ID', 'ASK_PASSWORD', 'ASK_CODE', 'ASK_QUESTION', 'ASK_CAPTCHA', 'ASK_RECAPTCHA'],
+    types: ASK_ACTION_TYPES,
   },
   { id: 'flow', types: ['SCRIPT', 'RAISE_ERROR', 'END'] },
   { id: 'fengine', types: [...FENGINE_ACTION_TYPES] },

@@ -13,6 +13,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import {
   ELEMENT_ACTION_TYPES,
+  MULTI_STEP_ASK_TYPES,
   type ActionType,
   type AddActionInput,
   type BuilderAction,
@@ -40,7 +41,6 @@ import { PageView, type PageViewMode } from './page-view';
 /** Actions placed at a point of the page rather than on an element. */
 const POINT_ACTION_TYPES: readonly ActionType[] = ['MOUSE_CLICK', 'MOUSE_MOVE'];
 /** Multi-step asks: first the area showing the question or captcha, then the answer field (spec §4). */
-const MULTI_STEP_ASK_TYPES: readonly ActionType[] = ['ASK_QUESTION', 'ASK_CAPTCHA'];
 /** Element picking also covers the reCAPTCHA widget (its selector is picked first, spec §4). */
 const PICKED_TYPES: readonly ActionType[] = [...ELEMENT_ACTION_TYPES, 'ASK_RECAPTCHA'];
 

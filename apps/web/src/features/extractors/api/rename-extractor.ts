@@ -1,8 +1,7 @@
-import type { RenameExtractorRequest } from '@pagewright/shared';
+import { savedExtractorSchema, type RenameExtractorRequest } from '@pagewright/shared';
 import { apiRequest } from '../../../lib/api-client';
-import { savedItemSchema } from './start-extractor';
 
 /** POST /extractor/rename: name and description (the viewer e-mail cannot change). */
 export function renameExtractor(request: RenameExtractorRequest) {
-  return apiRequest('/extractor/rename', { method: 'POST', body: request, schema: savedItemSchema });
+  return apiRequest('/extractor/rename', { method: 'POST', body: request, schema: savedExtractorSchema });
 }

@@ -2,6 +2,7 @@ import { useState, type ChangeEvent, type ReactNode } from 'react';
 import { Alert, Box, Checkbox, FormControlLabel, MenuItem, TextField, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import {
+  ASK_ACTION_TYPES,
   ACTION_TIMEOUT_MAX_MS,
   ELEMENT_ACTION_TYPES,
   IF_ELEMENT_ACTION_TYPES,
@@ -58,12 +59,7 @@ export function needsActionDialog(type: ActionType): boolean {
 }
 
 const ASK_TYPES: readonly ActionType[] = [
-  'ASK_ID',
-  'ASK_PASSWORD',
-  'ASK_CODE',
-  'ASK_QUESTION',
-  'ASK_CAPTCHA',
-  'ASK_RECAPTCHA',
+  ...ASK_ACTION_TYPES,
   'ASK_F_ENGINE_USER',
   'ASK_F_ENGINE_URL',
   'ASK_F_ENGINE_PASSWORD',

@@ -11,7 +11,6 @@ import {
 } from '@pagewright/shared';
 import { timeZonesQuery, type MaskPreviewElement } from '../../api/mask-calls';
 import { useMaskPreview } from '../../hooks/use-mask-preview';
-import { DialogFrame } from './dialog-frame';
 import { MaskPreviewLine } from './mask-preview';
 
 export type DateMaskValue = DateMask;
@@ -110,46 +109,5 @@ export function DateMaskFields({
       />
       <MaskPreviewLine preview={preview} hasElement={element !== null} />
     </Box>
-  );
-}
-
-export interface GetDateDialogProps {
-  open: boolean;
-  element: MaskPreviewElement | null;
-  extractorType?: ExtractorType;
-  initialMask?: DateMaskValue;
-  onCancel(): void;
-  onConfirm(mask: DateMaskValue): void | Promise<void>;
-}
-
-/** The standalone "get date" dialog (e.g. for a table's DATETIME column); fresh on each open. */
-export function GetDateDialog(props: GetDateDialogProps) {
-  return props.open ? <OpenGetDateDialog {...props} /> : null;
-}
-
-function OpenGetDateDialog({ element, extractorType, initialMask, onCancel, onConfirm }: GetDateDialogProps) {
-  const { t } = useTranslation();
-  const [mask, setMask] = useState(initialMask ?? DEFAULT_DATE_MASK);
-  const [showErrors, setShowErrors] = useState(false);
-  return (
-    <DialogFrame
-      open
-      title={t('dialogs.date.title')}
-      onCancel={onCancel}
-      onSubmit={() => {
-        setShowErrors(true);
-        if (Object.keys(dateMaskErrors(mask)).length > 0) return false;
-        return onConfirm({ mask: mask.mask.trim(), gmt: mask.gmt });
-      }}
-    >
-      <DateMaskFields
-        value={mask}
-        onChange={setMask}
-        element={element}
-        extractorType={extractorType}
-        showErrors={showErrors}
-        autoFocus
-      />
-    </DialogFrame>
   );
 }

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Box, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import {
@@ -12,7 +11,6 @@ import {
 } from '@pagewright/shared';
 import type { MaskPreviewElement } from '../../api/mask-calls';
 import { useMaskPreview } from '../../hooks/use-mask-preview';
-import { DialogFrame } from './dialog-frame';
 import { MaskPreviewLine } from './mask-preview';
 
 export type NumberMaskValue = NumberMask;
@@ -113,55 +111,5 @@ export function NumberMaskFields({
       </Box>
       <MaskPreviewLine preview={preview} hasElement={element !== null} />
     </Box>
-  );
-}
-
-export interface GetNumberDialogProps {
-  open: boolean;
-  element: MaskPreviewElement | null;
-  extractorType?: ExtractorType;
-  initialMask?: NumberMaskValue;
-  onCancel(): void;
-  onConfirm(mask: NumberMaskValue): void | Promise<void>;
-}
-
-/**
- * The standalone "get number" dialog: only the mask (e.g. for a table's NUMBER column). Its form
- * starts afresh from `initialMask` each time it opens.
- */
-export function GetNumberDialog(props: GetNumberDialogProps) {
-  return props.open ? <OpenGetNumberDialog {...props} /> : null;
-}
-
-function OpenGetNumberDialog({
-  element,
-  extractorType,
-  initialMask,
-  onCancel,
-  onConfirm,
-}: GetNumberDialogProps) {
-  const { t } = useTranslation();
-  const [mask, setMask] = useState(initialMask ?? DEFAULT_NUMBER_MASK);
-  const [showErrors, setShowErrors] = useState(false);
-  return (
-    <DialogFrame
-      open
-      title={t('dialogs.number.title')}
-      onCancel={onCancel}
-      onSubmit={() => {
-        setShowErrors(true);
-        if (numberMaskRuleError(mask)) return false;
-        return onConfirm(mask);
-      }}
-    >
-      <NumberMaskFields
-        value={mask}
-        onChange={setMask}
-        element={element}
-        extractorType={extractorType}
-        showErrors={showErrors}
-        autoFocus
-      />
-    </DialogFrame>
   );
 }
