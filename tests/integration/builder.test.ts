@@ -722,9 +722,10 @@ describe('a navigator recorded live and watched through its screen-share link', 
 
     const watching = await api().get(`/api/extractor/token/${token}`).expect(200);
     expect(watching.body).toMatchObject({ name: 'Shared session', status: 'EXECUTING' });
+    // Each live step keeps the page's picture and its HTML for the viewer.
     expect((watching.body as { actions: { type: string; hasScreen: boolean }[] }).actions).toEqual([
-      expect.objectContaining({ type: 'NAVIGATE', hasScreen: true }),
-      expect.objectContaining({ type: 'GET_TEXT', hasScreen: true }),
+      expect.objectContaining({ type: 'NAVIGATE', hasScreen: true, hasHtml: true }),
+      expect.objectContaining({ type: 'GET_TEXT', hasScreen: true, hasHtml: true }),
     ]);
     const screen = await api().get(`/api/extractor/token/${token}/step/20/screen`).buffer(true).expect(200);
     expect(screen.headers['content-type']).toBe('image/jpeg');

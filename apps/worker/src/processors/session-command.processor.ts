@@ -107,7 +107,12 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
           return Promise.resolve();
         },
       },
-      { navigationPolicy: deps.navigationPolicy, previousValues },
+      {
+        navigationPolicy: deps.navigationPolicy,
+        previousValues,
+        // The HTML is kept only with a screen-share step; the builder's answer does not carry it.
+        captureNormalizedHtml: Boolean(command.recordToRunId),
+      },
     );
     const record = result.steps[0];
     if (command.recordToRunId && record) {
@@ -200,7 +205,8 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
               sequence: step.sequence,
             }),
         },
-        { navigationPolicy: deps.navigationPolicy },
+        // A validation answers with statuses and pictures; the HTML would be read and dropped.
+        { navigationPolicy: deps.navigationPolicy, captureNormalizedHtml: false },
       );
       const last = steps.at(-1);
       report({ progress: 100, actionType: last?.type ?? 'END', sequence: last?.sequence ?? 0 });
