@@ -15,7 +15,7 @@ export interface ScreencastOptions {
   /**
    * Send every Nth frame. Keep 1 for live views: a one-off change (a click toggling a colour)
    * produces a single frame, which skipping would hide from the viewer. CPU is bounded instead by
-   * size, quality and stopping the screencast when nobody watches.
+   * size and quality, and by Chromium sending frames only when the page changes.
    */
   everyNthFrame: number;
 }
@@ -28,8 +28,9 @@ export const DEFAULT_SCREENCAST: ScreencastOptions = {
 };
 
 /**
- * Streams the page's frames through CDP while someone watches. Chromium sends a frame only when
- * the page changes, so a static page costs nothing. Returns the function that stops it.
+ * Streams the page's frames through CDP for as long as the session's page lives (watched or not:
+ * see docs/automation-runtime.md, open points). Chromium sends a frame only when the page changes,
+ * so a static page costs nothing. Returns the function that stops it.
  */
 export async function startScreencast(
   page: Page,
