@@ -1,7 +1,7 @@
-import type { Page } from '@playwright/test';
 import type { NormalizedPage } from '@pagewright/shared';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createConfirmedUser } from '../support/accounts.js';
+import { api, apiUrl, card, confirm, dialog, mailUrl, pickAndOpen } from './builder-page.js';
 import { GOOD_PASSWORD, expect, loginThroughUi, test } from './fixtures.js';
 
 /**
@@ -10,8 +10,6 @@ import { GOOD_PASSWORD, expect, loginThroughUi, test } from './fixtures.js';
  * sequence applies the §5 rules. (builder.e2e.ts records whole flows through the same dialogs.)
  */
 
-const apiUrl = () => process.env.PW_E2E_BASE_URL!;
-const mailUrl = () => process.env.PW_E2E_MAIL_URL!;
 const ROW1 = '#statement-rows > tr:nth-of-type(1)';
 
 let site: FixtureSite;
@@ -22,67 +20,14 @@ test.afterAll(async () => {
   await site?.close();
 });
 
-async function api<T>(token: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${apiUrl()}/api${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
-/** Clicks the element of the live page through the page view (its picture is scaled). */
-async function clickElement(page: Page, token: string, selector: string) {
-  let found: NormalizedPage['areas'][number] | undefined;
-  await expect
-    .poll(async () => {
-      const page = await api<NormalizedPage>(token, '/extractor/normalized/current?extractorType=EXTRACTOR');
-      found = page.areas.find((area) => area.selector === selector && area.width > 0);
-      return found !== undefined;
-    })
-    .toBe(true);
-  const view = page.getByTestId('page-view');
-  await expect(view).not.toHaveAttribute('data-frame-width', '0');
-  const picture = page.getByTestId('page-picture');
-  await picture.scrollIntoViewIfNeeded();
-  const box = (await picture.boundingBox())!;
-  const width = Number(await view.getAttribute('data-frame-width'));
-  const height = Number(await view.getAttribute('data-frame-height'));
-  const x = found!.x + found!.width / 2;
-  const y = found!.y + found!.height / 2;
-  await page.mouse.click(box.x + (x * box.width) / width, box.y + (y * box.height) / height);
-}
-
-const dialog = (page: Page) => page.getByRole('dialog');
-const card = (page: Page, sequence: number) => page.getByTestId(`action-card-${sequence}`);
-
-async function pickAndOpen(page: Page, token: string, title: string, selector: string) {
-  await page.getByRole('menuitem', { name: title, exact: true }).click();
-  await expect(page.getByTestId('picking-banner')).toBeVisible();
-  await clickElement(page, token, selector);
-  await expect(dialog(page)).toBeVisible();
-}
-
-async function confirm(page: Page, sequence: number) {
-  await dialog(page).getByRole('button', { name: 'Confirm' }).click();
-  await expect(card(page, sequence)).toBeVisible({ timeout: 30_000 });
-  await expect(dialog(page)).toHaveCount(0);
-}
-
 test('mask previews, time zones, script syntax and Edit sequence on a live page', async ({ page }) => {
   test.setTimeout(240_000);
   const user = await createConfirmedUser(apiUrl(), mailUrl(), 'dialogs-e2e');
   await loginThroughUi(page, user.username, GOOD_PASSWORD);
   await expect(page).toHaveURL(/\/dashboard$/);
   const { id } = await api<{ id: string }>(user.accessToken, '/extractor/start', {
-    name: 'Dialogs',
-    description: 'Builder dialogs (e2e)',
-    extractorType: 'EXTRACTOR',
+    method: 'POST',
+    body: { name: 'Dialogs', description: 'Builder dialogs (e2e)', extractorType: 'EXTRACTOR' },
   });
   await page.goto(`/extractor?id=${id}`);
   await expect(page.getByRole('heading', { name: 'Dialogs' })).toBeVisible();
@@ -96,7 +41,7 @@ test('mask previews, time zones, script syntax and Edit sequence on a live page'
   await confirm(page, 10);
 
   // Get number: the preview reads the amount cell with the mask as it is typed.
-  await pickAndOpen(page, user.accessToken, 'Get number', `${ROW1} > td:nth-of-type(2)`);
+  await pickAndOpen(page, user.accessToken, 'EXTRACTOR', 'Get number', `${ROW1} > td:nth-of-type(2)`);
   const preview = dialog(page).getByRole('status', { name: 'Preview' });
   await dialog(page).getByLabel('Positive prefix').fill('$');
   await expect(dialog(page).getByLabel('Positive suffix')).toBeDisabled();
@@ -109,7 +54,7 @@ test('mask previews, time zones, script syntax and Edit sequence on a live page'
   await confirm(page, 20);
 
   // Get date: the default mask and Etc/GMT0, then another zone from the server's list.
-  await pickAndOpen(page, user.accessToken, 'Get date', `${ROW1} > td:nth-of-type(3)`);
+  await pickAndOpen(page, user.accessToken, 'EXTRACTOR', 'Get date', `${ROW1} > td:nth-of-type(3)`);
   await expect(dialog(page).getByLabel('Time zone')).toHaveValue('Etc/GMT0');
   await expect(dialog(page).getByRole('status', { name: 'Preview' })).toHaveText(
     /“03\/14\/2025”, read as 2025-03-14T00:00:00/,
@@ -154,7 +99,7 @@ test('mask previews, time zones, script syntax and Edit sequence on a live page'
   await page.getByRole('menuitem', { name: 'Navigate', exact: true }).click();
   await dialog(page).getByLabel('URL').fill(`${site.url}/pages/select.html`);
   await confirm(page, 30);
-  await pickAndOpen(page, user.accessToken, 'Select option', '#plan');
+  await pickAndOpen(page, user.accessToken, 'EXTRACTOR', 'Select option', '#plan');
   await dialog(page).getByRole('combobox', { name: 'Option' }).click();
   await expect(page.getByRole('option')).toHaveText(['Choose…', 'Basic', 'Pro', 'Enterprise']);
   await page.getByRole('option', { name: 'Pro', exact: true }).click();

@@ -1,12 +1,20 @@
 import type { Page } from '@playwright/test';
-import { MESSAGES, type BuilderView, type NormalizedPage } from '@pagewright/shared';
+import { MESSAGES, type BuilderView, type ExtractorType } from '@pagewright/shared';
 import { FIXTURE_PASSWORD, startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createConfirmedUser } from '../support/accounts.js';
+import {
+  api,
+  apiUrl,
+  card,
+  centreOf,
+  chooseAction,
+  clickOnPage,
+  confirm,
+  dialog,
+  mailUrl,
+  pickAndOpen,
+} from './builder-page.js';
 import { GOOD_PASSWORD, expect, loginThroughUi, test } from './fixtures.js';
-
-const apiUrl = () => process.env.PW_E2E_BASE_URL!;
-const mailUrl = () => process.env.PW_E2E_MAIL_URL!;
-type ExtractorType = 'EXTRACTOR' | 'NAVIGATOR';
 
 let site: FixtureSite;
 test.beforeAll(async () => {
@@ -15,24 +23,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await site?.close();
 });
-
-async function api<T>(
-  token: string,
-  path: string,
-  init: { method?: string; body?: unknown } = {},
-): Promise<T> {
-  const response = await fetch(`${apiUrl()}/api${path}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
 
 /** A signed-in operator (through the login screen) and an API token of the same account. */
 async function signIn(page: Page, label: string) {
@@ -48,54 +38,6 @@ async function startItem(token: string, extractorType: ExtractorType, name: stri
     body: { name, description: `${name} (e2e)`, extractorType, ...(viewerEmail ? { viewerEmail } : {}) },
   });
   return created.id;
-}
-
-/** The centre of an element of the live page, in page CSS pixels, from the page's own element areas. */
-async function centreOf(token: string, extractorType: ExtractorType, selector: string) {
-  let found: NormalizedPage['areas'][number] | undefined;
-  await expect
-    .poll(async () => {
-      const areas = await api<NormalizedPage>(
-        token,
-        `/extractor/normalized/current?extractorType=${extractorType}`,
-      );
-      found = areas.areas.find((area) => area.selector === selector && area.width > 0);
-      return found !== undefined;
-    })
-    .toBe(true);
-  return { x: found!.x + found!.width / 2, y: found!.y + found!.height / 2 };
-}
-
-/** Clicks the page view at a page point: the picture is scaled, so the point is scaled with it. */
-async function clickOnPage(page: Page, point: { x: number; y: number }) {
-  const view = page.getByTestId('page-view');
-  await expect(view).not.toHaveAttribute('data-frame-width', '0');
-  const picture = page.getByTestId('page-picture');
-  await picture.scrollIntoViewIfNeeded();
-  const box = (await picture.boundingBox())!;
-  const width = Number(await view.getAttribute('data-frame-width'));
-  const height = Number(await view.getAttribute('data-frame-height'));
-  await page.mouse.click(box.x + (point.x * box.width) / width, box.y + (point.y * box.height) / height);
-}
-
-const card = (page: Page, sequence: number) => page.getByTestId(`action-card-${sequence}`);
-const dialog = (page: Page) => page.getByRole('dialog');
-
-async function chooseAction(page: Page, title: string) {
-  await page.getByRole('menuitem', { name: title, exact: true }).click();
-}
-
-async function pickAndOpen(page: Page, token: string, type: ExtractorType, title: string, selector: string) {
-  await chooseAction(page, title);
-  await expect(page.getByTestId('picking-banner')).toBeVisible();
-  await clickOnPage(page, await centreOf(token, type, selector));
-  await expect(dialog(page)).toBeVisible();
-}
-
-async function confirm(page: Page, sequence: number) {
-  await dialog(page).getByRole('button', { name: 'Confirm' }).click();
-  await expect(card(page, sequence)).toBeVisible({ timeout: 30_000 });
-  await expect(dialog(page)).toHaveCount(0);
 }
 
 test('an extractor recorded by clicking the live page validates, saves and runs', async ({ page }) => {

@@ -4,6 +4,7 @@ import type { BuilderAction, PageElementArea } from '@pagewright/shared';
 import '../../../lib/i18n';
 import { validateBuilder } from '../api/validate-builder';
 import { ActionCard, type CardMenuMode } from './action-card';
+import { draftAction } from './dialogs/test-support';
 import { areaAt, toPagePoint } from './page-view';
 
 const area = (id: number, x: number, y: number, width: number, height: number): PageElementArea => ({
@@ -76,28 +77,13 @@ describe('validation stream', () => {
 });
 
 describe('action card', () => {
-  const action: BuilderAction = {
+  const action: BuilderAction = draftAction(20, 'GET_TEXT', {
     id: 'a1',
-    sequence: 20,
-    type: 'GET_TEXT',
     label: 'Welcome',
-    selectorType: 'CSS',
     selectorValue: '#welcome',
-    xpathValue: null,
-    framePath: [],
-    fallbackLocators: [],
-    textValue: null,
-    hasCredentials: false,
-    saveOptionsFlag: false,
-    options: {},
-    pageURL: null,
-    timestamp: null,
     validation: 'ERROR',
     errorMessage: 'No Such Element (100007): #welcome',
-    isSaved: false,
-    hasPageScreenshot: false,
-    hasElementScreenshot: false,
-  };
+  });
   const renderCard = (menuMode: CardMenuMode) =>
     render(
       <ActionCard

@@ -1,0 +1,86 @@
+import type { Page } from '@playwright/test';
+import type { ExtractorType, NormalizedPage } from '@pagewright/shared';
+import { expect } from './fixtures.js';
+
+/**
+ * Driving the action builder in e2e tests: the API beside the screen, and clicks on the live page
+ * view at an element's place (the view shows a scaled picture of the remote page).
+ */
+
+export const apiUrl = () => process.env.PW_E2E_BASE_URL!;
+export const mailUrl = () => process.env.PW_E2E_MAIL_URL!;
+
+/** An API call with the bearer token; the JSON answer, or a thrown error naming path and status. */
+export async function api<T>(
+  token: string,
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<T> {
+  const response = await fetch(`${apiUrl()}/api${path}`, {
+    method: init.method ?? 'GET',
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** The centre of an element of the live page, in page CSS pixels, from the page's own element areas. */
+export async function centreOf(token: string, extractorType: ExtractorType, selector: string) {
+  let found: NormalizedPage['areas'][number] | undefined;
+  await expect
+    .poll(async () => {
+      const areas = await api<NormalizedPage>(
+        token,
+        `/extractor/normalized/current?extractorType=${extractorType}`,
+      );
+      found = areas.areas.find((area) => area.selector === selector && area.width > 0);
+      return found !== undefined;
+    })
+    .toBe(true);
+  return { x: found!.x + found!.width / 2, y: found!.y + found!.height / 2 };
+}
+
+/** Clicks the page view at a page point: the picture is scaled, so the point is scaled with it. */
+export async function clickOnPage(page: Page, point: { x: number; y: number }) {
+  const view = page.getByTestId('page-view');
+  await expect(view).not.toHaveAttribute('data-frame-width', '0');
+  const picture = page.getByTestId('page-picture');
+  await picture.scrollIntoViewIfNeeded();
+  const box = (await picture.boundingBox())!;
+  const width = Number(await view.getAttribute('data-frame-width'));
+  const height = Number(await view.getAttribute('data-frame-height'));
+  await page.mouse.click(box.x + (point.x * box.width) / width, box.y + (point.y * box.height) / height);
+}
+
+export const card = (page: Page, sequence: number) => page.getByTestId(`action-card-${sequence}`);
+export const dialog = (page: Page) => page.getByRole('dialog');
+
+export async function chooseAction(page: Page, title: string) {
+  await page.getByRole('menuitem', { name: title, exact: true }).click();
+}
+
+/** Chooses an element action, picks its element on the live page and waits for its dialog. */
+export async function pickAndOpen(
+  page: Page,
+  token: string,
+  type: ExtractorType,
+  title: string,
+  selector: string,
+) {
+  await chooseAction(page, title);
+  await expect(page.getByTestId('picking-banner')).toBeVisible();
+  await clickOnPage(page, await centreOf(token, type, selector));
+  await expect(dialog(page)).toBeVisible();
+}
+
+/** Confirms the open dialog and waits for the card of `sequence`. */
+export async function confirm(page: Page, sequence: number) {
+  await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+  await expect(card(page, sequence)).toBeVisible({ timeout: 30_000 });
+  await expect(dialog(page)).toHaveCount(0);
+}
