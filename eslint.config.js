@@ -1,10 +1,42 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import globals from 'globals';
 
+/** The SPA's feature folders: each may import shared code, never another feature. */
+const webFeatures = readdirSync(new URL('./apps/web/src/features/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+const PRISMA = ['@prisma/client', '@prisma/adapter-pg', '@pagewright/db'];
+const BROWSER = ['playwright', 'playwright-core', '@playwright/test'];
+const ENGINE = ['@pagewright/automation'];
+const QUEUES_AND_HTTP = ['bullmq', 'ioredis', 'fastify', 'supertest', 'ws'];
+
+/** no-restricted-imports for a list of packages, each also with any sub-path. */
+function forbid(packages, why) {
+  return [
+    'error',
+    {
+      paths: packages.map((name) => ({ name, message: why })),
+      patterns: [{ group: packages.map((name) => `${name}/*`), message: why }],
+    },
+  ];
+}
+
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'packages/db/src/generated/**', '.pagewright/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'packages/db/src/generated/**',
+      '.pagewright/**',
+      'prisma/engine/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -15,16 +47,92 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules for the product's TypeScript: a promise nobody awaits loses its error.
+    files: ['apps/**/*.{ts,tsx}', 'packages/**/*.ts'],
+    ignores: ['**/*.config.ts', 'apps/*/tsup.config.ts', 'apps/web/vite.config.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        // react-router's navigate() returns a promise only for data routers' pending navigations.
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'react-router', name: 'NavigateFunction' }] },
+      ],
+    },
+  },
+  {
+    // The architecture, held by the linter: no import cycles, SPA features never import each other.
+    files: ['apps/**/*.{ts,tsx}', 'packages/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: webFeatures.map((feature) => ({
+            target: `./apps/web/src/features/${feature}`,
+            from: './apps/web/src/features',
+            except: [`./${feature}`],
+            message:
+              'SPA features never import each other: move what both need to components/, lib/ or packages/.',
+          })),
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
   {
-    // The API never drives a browser: browser work belongs to the worker.
+    // The API never drives a browser nor runs the engine: browser work belongs to the worker.
     files: ['apps/api/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: ['playwright', 'playwright-core'] }],
+      'no-restricted-imports': forbid(
+        [...BROWSER, ...ENGINE],
+        'The API never drives a browser: send the work to the worker.',
+      ),
+    },
+  },
+  {
+    // The contracts are shared by the SPA too: no database, no browser.
+    files: ['packages/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': forbid(
+        [...PRISMA, ...BROWSER, ...ENGINE],
+        'packages/shared holds contracts only: no Prisma, no Playwright.',
+      ),
+    },
+  },
+  {
+    // The engine runs flows in a page; queues, HTTP servers and the database belong to the apps.
+    files: ['packages/automation/**/*.ts'],
+    ignores: ['packages/automation/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': forbid(
+        [...QUEUES_AND_HTTP, ...PRISMA],
+        'The engine knows nothing of queues, HTTP servers or the database.',
+      ),
+    },
+  },
+  {
+    // The SPA runs in the browser: no database, no engine, no Node-side queues.
+    files: ['apps/web/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': forbid(
+        [...PRISMA, ...BROWSER, ...ENGINE, 'bullmq', 'ioredis'],
+        'The SPA talks to the API over HTTP only.',
+      ),
     },
   },
   {

@@ -1,0 +1,89 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const eslint = new ESLint({ cwd: root });
+
+/**
+ * The rule ids ESLint reports for `code` given as the text of `file`, an existing file of the
+ * repository (relative to its root): the type-aware rules only parse files their tsconfig holds.
+ */
+async function violations(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
+}
+
+// Files of a probe written to disk for a moment: an import cycle is only seen between real files.
+const probeDirectory = path.join(root, 'packages/shared/src', `lint-probe-${process.pid}`);
+afterAll(() => rmSync(probeDirectory, { recursive: true, force: true }));
+
+// The first lint builds the TypeScript programs of the workspace: slow on a busy 2-core machine.
+describe('the linter holds the architecture', { timeout: 120_000 }, () => {
+  it('SPA features never import each other', async () => {
+    expect(
+      await violations(
+        'apps/web/src/features/runs/api/get-run.ts',
+        "import { x } from '../../builder/builder-texts.js';\nexport const y = x;\n",
+      ),
+    ).toContain('import-x/no-restricted-paths');
+    expect(
+      await violations(
+        'apps/web/src/features/runs/api/get-run.ts',
+        "import { x } from './run-step-files.js';\nexport const y = x;\n",
+      ),
+    ).not.toContain('import-x/no-restricted-paths');
+  });
+
+  it('packages/shared imports neither Prisma nor Playwright', async () => {
+    for (const name of ['@pagewright/db', '@prisma/client', 'playwright-core']) {
+      expect(
+        await violations(
+          'packages/shared/src/constants.ts',
+          `import * as m from '${name}';\nexport const y = m;\n`,
+        ),
+      ).toContain('no-restricted-imports');
+    }
+  });
+
+  it('the engine imports no queues, HTTP servers or database; the API never imports the engine', async () => {
+    for (const name of ['bullmq', 'ioredis', 'fastify', '@pagewright/db']) {
+      expect(
+        await violations(
+          'packages/automation/src/index.ts',
+          `import * as m from '${name}';\nexport const y = m;\n`,
+        ),
+      ).toContain('no-restricted-imports');
+    }
+    for (const name of ['@pagewright/automation', 'playwright-core']) {
+      expect(
+        await violations(
+          'apps/api/src/lib/app-error.ts',
+          `import * as m from '${name}';\nexport const y = m;\n`,
+        ),
+      ).toContain('no-restricted-imports');
+    }
+  });
+
+  it('refuses import cycles', async () => {
+    mkdirSync(probeDirectory, { recursive: true });
+    const a = path.join(probeDirectory, 'a.ts');
+    writeFileSync(a, "import { b } from './b.js';\nexport const a = () => b;\n");
+    writeFileSync(
+      path.join(probeDirectory, 'b.ts'),
+      "import { a } from './a.js';\nexport const b = () => a;\n",
+    );
+    const [result] = await eslint.lintFiles([a]);
+    expect(result?.messages.map((m) => m.ruleId)).toContain('import-x/no-cycle');
+  });
+
+  it('refuses a floating promise in product code', async () => {
+    expect(
+      await violations(
+        'apps/api/src/lib/app-error.ts',
+        'async function work() { return 1; }\nexport function start() { work(); }\n',
+      ),
+    ).toContain('@typescript-eslint/no-floating-promises');
+  });
+});
