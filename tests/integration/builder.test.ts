@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Redis } from 'ioredis';
 import request from 'supertest';
 import { createPrismaClient } from '@pagewright/db';
 import {
@@ -15,6 +16,7 @@ import {
 } from '@pagewright/shared';
 import { FIXTURE_PASSWORD, startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
+import { keysWithoutExpiry } from '../support/redis-keys.js';
 import { currentWorkerPid } from '../support/stack.js';
 
 const apiUrl = inject('apiUrl');
@@ -767,4 +769,33 @@ describe('a navigator recorded live and watched through its screen-share link', 
     await api().get('/api/extractor/end').query(NAVIGATOR).set(bearer(owner.token)).expect(200);
     expect((await api().get(`/api/extractor/token/${token}`).expect(200)).body.status).toBe('SUCCESS');
   });
+});
+
+describe('the builder holding Redis to bounds', () => {
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  afterAll(() => redis.disconnect());
+
+  it('refuses a step value over STEP_VALUE_MAX_BYTES, and leaves nothing in Redis without an expiry', async () => {
+    const bounded = await signUp('builder-bounded');
+    await startBuilder(bounded, 'Huge values');
+    await added(bounded, { type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` });
+    const script = { script: "return 'x'.repeat(30 * 1024 * 1024);", returnType: 'TEXT' as const };
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const refused = await add(bounded, { type: 'SCRIPT', label: `Huge ${attempt}`, options: { script } });
+      expect(refused.status).toBe(422);
+      expect(refused.body).toMatchObject({ code: 'UNPROCESSABLE' });
+      expect((refused.body as { message: string }).message).toMatch(
+        /^Invalid Argument \(100061\): The step's value is \d+ bytes, over the limit of 1048576 bytes for one step's value \(STEP_VALUE_MAX_BYTES\)$/u,
+      );
+    }
+    const current = (
+      await api().get('/api/extractor/current').query(EXTRACTOR).set(bearer(bounded.token)).expect(200)
+    ).body as BuilderView;
+    expect(current.actions.map((action) => action.type)).toEqual(['NAVIGATE']);
+    await api().get('/api/extractor/end').query(EXTRACTOR).set(bearer(bounded.token)).expect(200);
+
+    await expect
+      .poll(() => keysWithoutExpiry(redis, inject('redisKeyPrefix')), { timeout: 15_000 })
+      .toEqual([]);
+  }, 90_000);
 });

@@ -1,15 +1,22 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Redis } from 'ioredis';
 import request from 'supertest';
 import { createPrismaClient, createSecretBox, type Prisma } from '@pagewright/db';
 import { MESSAGES, RUN_MESSAGES, type RunDetail } from '@pagewright/shared';
 import { FIXTURE_PASSWORD, startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
-import { currentWorkerPid } from '../support/stack.js';
+import { fromRoot } from '../support/paths.js';
+import { keysWithoutExpiry } from '../support/redis-keys.js';
+import { STACK_WORKER_LOG, currentWorkerPid } from '../support/stack.js';
 
 const apiUrl = inject('apiUrl');
+const redisKeyPrefix = inject('redisKeyPrefix');
 const mailUrl = inject('mailUrl');
 const db = createPrismaClient(inject('databaseUrl'));
 const api = () => request(apiUrl);
@@ -426,4 +433,197 @@ describe('running an extractor (GET /extractor/execute/:id) in the worker', () =
     expect(extractor.status).toBe('ERROR');
     expect(extractor.errorMessages.map((e) => e.message)).toEqual([RUN_MESSAGES.workerStopped]);
   }, 90_000);
+});
+
+/** 127.0.0.2 is loopback too, but not among the test stack's allowed hosts (127.0.0.1, localhost). */
+const REFUSED_HOST = '127.0.0.2';
+/** Only so that a broken cap cannot take the machine's memory: far past the 25 MB file cap. */
+const ENDLESS_BODY_BOUND = 512 * 1024 * 1024;
+
+interface HostileSite {
+  url: string;
+  refusedUrl: string;
+  close: () => void;
+}
+
+/**
+ * Pages that misbehave: a link to a body that never ends, a redirect to an address the policy
+ * refuses (where a service really answers), and a button that never becomes clickable.
+ */
+async function startHostileSite(): Promise<HostileSite> {
+  const internal = http.createServer((_request, response) => response.end('internal service'));
+  await new Promise<void>((resolve) => internal.listen(0, REFUSED_HOST, resolve));
+  const refusedUrl = `http://${REFUSED_HOST}:${(internal.address() as AddressInfo).port}/admin`;
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  const site = http.createServer((incoming, response) => {
+    if (incoming.url === '/endless') {
+      response.writeHead(200, { 'content-type': 'application/octet-stream' });
+      let sent = 0;
+      const push = () => {
+        while (!response.destroyed && sent < ENDLESS_BODY_BOUND && response.write(chunk))
+          sent += chunk.length;
+        if (sent >= ENDLESS_BODY_BOUND) response.end();
+        else if (!response.destroyed) response.once('drain', push);
+      };
+      push();
+      return;
+    }
+    if (incoming.url === '/to-internal') {
+      response.writeHead(302, { location: refusedUrl });
+      response.end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/html' });
+    response.end(`<!doctype html><title>hostile</title><h1 id="title">Hostile</h1>
+      <a id="endless" href="/endless">statement.pdf</a><button id="off" disabled>Export</button>`);
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(site.address() as AddressInfo).port}`,
+    refusedUrl,
+    close: () => {
+      site.closeAllConnections();
+      site.close();
+      internal.close();
+    },
+  };
+}
+
+/** Peak resident memory of a process so far (kB, /proc's VmHWM). */
+function peakRssKb(pid: number): number {
+  const line = /^VmHWM:\s+(\d+) kB/mu.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(line?.[1] ?? 0);
+}
+
+/** The Chromium a worker launched: its child process running the browser. */
+function chromiumOf(workerPid: number): number {
+  const children = execFileSync('pgrep', ['-P', String(workerPid)], { encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean)
+    .map(Number);
+  const browser = children.find((pid) => /chrom/u.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8')));
+  if (!browser) throw new Error(`worker ${workerPid} has no Chromium child among ${children.join(', ')}`);
+  return browser;
+}
+
+/** Every line of the stack's worker logs that mentions `text`. */
+function workerLogLines(text: string): string[] {
+  const logDir = fromRoot('.pagewright', process.env.PW_TEST_LOG_DIRECTORY ?? 'test-logs');
+  return readdirSync(logDir)
+    .filter((name) => name.startsWith(STACK_WORKER_LOG))
+    .flatMap((name) => readFileSync(path.join(logDir, name), 'utf8').split('\n'))
+    .filter((line) => line.includes(text));
+}
+
+describe('runs under attack and faults', () => {
+  let hostile: HostileSite;
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+
+  beforeAll(async () => {
+    hostile = await startHostileSite();
+  });
+  afterAll(() => {
+    hostile?.close();
+    redis.disconnect();
+  });
+
+  it('stops a GET_FILE at the size cap while an endless body streams in, holding little memory', async () => {
+    const workerPid = await currentWorkerPid();
+    const peakBefore = peakRssKb(workerPid);
+    const extractorId = await insertExtractor(owner, 'Endless file', [
+      { sequence: 10, type: 'NAVIGATE', textValue: `${hostile.url}/` },
+      { sequence: 20, type: 'GET_FILE', selectorValue: '#endless' },
+    ]);
+    const run = await waitForRun(owner, await execute(owner, extractorId));
+    expect(run).toMatchObject({
+      status: 'ERROR',
+      errorCode: 100061,
+      errorSequence: 20,
+      errorMessage: `The file is over the ${25 * 1024 * 1024} bytes limit; the download was stopped there`,
+    });
+    expect(peakRssKb(workerPid) - peakBefore).toBeLessThan(100 * 1024);
+  }, 90_000);
+
+  it('fails a step whose value is over STEP_VALUE_MAX_BYTES, naming the limit', async () => {
+    const extractorId = await insertExtractor(owner, 'Huge value', [
+      { sequence: 10, type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` },
+      {
+        sequence: 20,
+        type: 'SCRIPT',
+        options: { script: { script: "return 'x'.repeat(30 * 1024 * 1024);", returnType: 'TEXT' } },
+      },
+    ]);
+    const run = await waitForRun(owner, await execute(owner, extractorId));
+    expect(run).toMatchObject({ status: 'ERROR', errorCode: 100061, errorSequence: 20 });
+    expect(run.errorMessage).toMatch(
+      /^The step's value is \d+ bytes, over the limit of 1048576 bytes for one step's value \(STEP_VALUE_MAX_BYTES\)$/u,
+    );
+  }, 90_000);
+
+  it('fails a NAVIGATE that an allowed host redirects to a refused address with 100061', async () => {
+    const extractorId = await insertExtractor(owner, 'Redirected inside', [
+      { sequence: 10, type: 'NAVIGATE', textValue: `${hostile.url}/to-internal` },
+      { sequence: 20, type: 'GET_TEXT', selectorValue: 'body' },
+    ]);
+    const run = await waitForRun(owner, await execute(owner, extractorId));
+    expect(run).toMatchObject({
+      status: 'ERROR',
+      errorCode: 100061,
+      errorSequence: 10,
+      errorMessage: `Navigation to ${hostile.refusedUrl} refused: ${REFUSED_HOST} resolves to the non-public address ${REFUSED_HOST}`,
+    });
+    expect(run.steps.map((step) => step.sequence)).toEqual([10]);
+  }, 90_000);
+
+  it('shows a failed step without Playwright’s call log or stack frames; the worker log keeps them', async () => {
+    const extractorId = await insertExtractor(owner, 'Never clickable', [
+      { sequence: 10, type: 'NAVIGATE', textValue: `${hostile.url}/` },
+      { sequence: 20, type: 'CLICK', selectorValue: '#off', options: { timeoutMs: 1000 } },
+    ]);
+    const runId = await execute(owner, extractorId);
+    const run = await waitForRun(owner, runId);
+    expect(run).toMatchObject({
+      status: 'ERROR',
+      errorCode: 100012,
+      errorMessage: 'locator.click: Timeout 1000ms exceeded.',
+    });
+    const step = run.steps.find((s) => s.sequence === 20);
+    for (const shown of [run.errorMessage, step?.errorMessage]) {
+      expect(shown).not.toContain('Call log');
+      expect(shown).not.toMatch(/^\s*at /mu);
+    }
+    await expect.poll(() => workerLogLines(runId).some((line) => line.includes('Call log:'))).toBe(true);
+  }, 90_000);
+
+  it('reports a Chromium killed mid-run as the browser closing within 5 s; the next run gets a fresh one', async () => {
+    const extractorId = await insertExtractor(owner, 'Browser dies', [
+      { sequence: 10, type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` },
+      { sequence: 20, type: 'WAIT', options: { number: 60 } },
+      { sequence: 30, type: 'GET_TEXT', selectorValue: '#login-title' },
+    ]);
+    const runId = await execute(owner, extractorId);
+    await waitForRun(owner, runId, (run) => run.steps.length === 1, 30_000);
+    const killedAt = Date.now();
+    process.kill(chromiumOf(await currentWorkerPid()), 'SIGKILL');
+    const run = await waitForRun(owner, runId, (r) => r.status !== 'EXECUTING', 10_000);
+    expect(Date.now() - killedAt).toBeLessThan(5_000);
+    expect(run).toMatchObject({
+      status: 'ERROR',
+      errorCode: 100006,
+      errorSequence: 20,
+      errorMessage: 'The browser closed while the step ran',
+    });
+
+    const nextId = await insertExtractor(owner, 'After the browser died', [
+      { sequence: 10, type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` },
+      { sequence: 20, type: 'GET_TEXT', selectorValue: '#login-title' },
+    ]);
+    const next = await waitForRun(owner, await execute(owner, nextId));
+    expect(next.status).toBe('SUCCESS');
+    expect(next.steps.map((step) => step.value)).toContainEqual({ kind: 'text', value: 'Sign in' });
+  }, 90_000);
+
+  it('leaves no key of its runs in Redis without an expiry', async () => {
+    await expect.poll(() => keysWithoutExpiry(redis, redisKeyPrefix), { timeout: 15_000 }).toEqual([]);
+  });
 });

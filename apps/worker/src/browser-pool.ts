@@ -69,6 +69,10 @@ export function createBrowserPool(options: BrowserPoolOptions) {
       await installNavigationGuard(context, options.navigationPolicy, options.onNavigationRefused);
       return context;
     },
+    /** The egress proxy Chromium goes through (undefined while private networks are allowed). */
+    async egressProxyUrl(): Promise<string | undefined> {
+      return (await (egressProxy ??= startProxy()))?.url;
+    },
     onBrowserLost(listener: (reason: string) => void): () => void {
       lostListeners.add(listener);
       return () => lostListeners.delete(listener);

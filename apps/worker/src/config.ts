@@ -27,6 +27,15 @@ const configSchema = z.object({
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'ENCRYPTION_KEY must be 64 hex characters (32 bytes)')
     .optional(),
+  /**
+   * The largest value one step may produce (JSON bytes); a larger one fails the step. Values go
+   * through Redis to the builder and into every stored run step.
+   */
+  STEP_VALUE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   /** How long a run waits for the answer to an ASK_* step before it stops (STOPPED). */
   ASK_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
   LIVE_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(15),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Queue, Worker } from 'bullmq';
+import { Queue, type QueueBase, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { createPrismaClient, createSecretBox } from '@pagewright/db';
@@ -25,6 +25,7 @@ import { createLiveViews } from './sessions/live-view.js';
 import { createSessionCommandProcessor } from './processors/session-command.processor.js';
 import { purgeExpiredSessions } from './processors/purge-expired-sessions.processor.js';
 import { createRunFlowProcessor } from './processors/run-flow.processor.js';
+import { RUN_JOB_TTL_SECONDS, SESSION_JOB_TTL_SECONDS, createKeyExpiry } from './redis-ttl.js';
 
 const config = loadConfig();
 /** This process's identity: live sessions live here, and their commands come to its own queue. */
@@ -53,6 +54,7 @@ await probe.close();
 const db = createPrismaClient(config.DATABASE_URL);
 // BullMQ workers block on Redis: they need their own connection without a retry cap.
 const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+const keyExpiry = createKeyExpiry(connection);
 
 const liveViews = createLiveViews({ redis: connection, keyPrefix: config.REDIS_KEY_PREFIX, log });
 const liveSessions = createLiveSessionRegistry({
@@ -115,6 +117,7 @@ const processRunFlow = createRunFlowProcessor({
   redis: connection,
   keyPrefix: config.REDIS_KEY_PREFIX,
   askTimeoutMs: config.ASK_TIMEOUT_SECONDS * 1000,
+  stepValueMaxBytes: config.STEP_VALUE_MAX_BYTES,
   log,
 });
 const processSessionCommand = createSessionCommandProcessor({
@@ -127,37 +130,44 @@ const processSessionCommand = createSessionCommandProcessor({
   redis: connection,
   keyPrefix: config.REDIS_KEY_PREFIX,
   askTimeoutMs: config.ASK_TIMEOUT_SECONDS * 1000,
+  stepValueMaxBytes: config.STEP_VALUE_MAX_BYTES,
   navigationPolicy,
   log,
 });
+/** This worker's own session queue, once it exists. */
+const ownQueues: QueueBase[] = [];
 const heartbeatKey = workerHeartbeatKey(config.REDIS_KEY_PREFIX, workerId);
 const beat = () =>
-  connection
-    .set(heartbeatKey, String(Date.now()), 'PX', WORKER_HEARTBEAT_TTL_MS)
-    .catch((error: unknown) => log.warn({ err: error }, 'heartbeat failed'));
+  Promise.all([
+    connection.set(heartbeatKey, String(Date.now()), 'PX', WORKER_HEARTBEAT_TTL_MS),
+    // This worker's session queue and the jobs it holds lapse soon after it is gone.
+    keyExpiry.renew(ownQueues),
+  ]).catch((error: unknown) => log.warn({ err: error }, 'heartbeat failed'));
 await beat();
 const heartbeat = setInterval(() => void beat(), WORKER_HEARTBEAT_EVERY_MS);
+const processExpiringSessionCommand = keyExpiry.expiringJobs(SESSION_JOB_TTL_SECONDS, processSessionCommand);
 // Opening goes to whichever worker is free; the session's later commands come to this worker's
 // own queue. Commands wait on pages and Redis, not CPU: several sessions proceed at once.
-const sessionOpenWorker = new Worker(SESSION_QUEUES.open, processSessionCommand, {
+const sessionOpenWorker = new Worker(SESSION_QUEUES.open, processExpiringSessionCommand, {
   connection,
   prefix,
   concurrency: 2,
 });
-const sessionCommandWorker = new Worker(SESSION_QUEUES.ofWorker(workerId), processSessionCommand, {
+const sessionCommandWorker = new Worker(SESSION_QUEUES.ofWorker(workerId), processExpiringSessionCommand, {
   connection,
   prefix,
   concurrency: 8,
 });
+ownQueues.push(sessionCommandWorker);
 for (const worker of [sessionOpenWorker, sessionCommandWorker])
   worker.on('failed', (job, error) => log.error({ jobId: job?.id, err: error }, 'session command failed'));
 
 const runsWorker = new Worker(
   QUEUES.runs,
-  async (job) => {
+  keyExpiry.expiringJobs(RUN_JOB_TTL_SECONDS, async (job) => {
     if (job.name !== RUN_JOBS.runFlow) throw new Error(`Unknown run job: ${job.name}`);
     return processRunFlow(job);
-  },
+  }),
   {
     connection,
     prefix,

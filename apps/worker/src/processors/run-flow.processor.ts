@@ -27,6 +27,8 @@ export interface RunFlowProcessorDeps {
   keyPrefix: string;
   /** How long an ask waits for its answer before the run stops (ASK_TIMEOUT_SECONDS). */
   askTimeoutMs: number;
+  /** The largest value one step may produce (STEP_VALUE_MAX_BYTES). */
+  stepValueMaxBytes: number;
   log: Logger;
 }
 
@@ -113,7 +115,14 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
             },
             onStepDone: (step) => {
               jobLog.info(
-                { sequence: step.sequence, type: step.type, status: step.status, ms: step.durationMs },
+                {
+                  sequence: step.sequence,
+                  type: step.type,
+                  status: step.status,
+                  ms: step.durationMs,
+                  // The run shows the message; Playwright's call log and stack stay here.
+                  ...(step.error ? { errorCode: step.error.code, errorDetails: step.error.details } : {}),
+                },
                 'step',
               );
               storing = storing
@@ -123,7 +132,11 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
                 });
             },
           },
-          { navigationPolicy: deps.navigationPolicy },
+          {
+            navigationPolicy: deps.navigationPolicy,
+            egressProxyUrl: await deps.pool.egressProxyUrl(),
+            limits: { stepValueMaxBytes: deps.stepValueMaxBytes },
+          },
         );
         await storing;
         if (storeFailure) throw storeFailure;

@@ -44,6 +44,8 @@ export interface SessionCommandDeps {
   keyPrefix: string;
   askTimeoutMs: number;
   navigationPolicy: NavigationPolicy;
+  /** The largest value one step may produce (STEP_VALUE_MAX_BYTES). */
+  stepValueMaxBytes: number;
   log: Logger;
 }
 
@@ -109,6 +111,8 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
       },
       {
         navigationPolicy: deps.navigationPolicy,
+        egressProxyUrl: await deps.pool.egressProxyUrl(),
+        limits: { stepValueMaxBytes: deps.stepValueMaxBytes },
         previousValues,
         // The HTML is kept only with a screen-share step; the builder's answer does not carry it.
         captureNormalizedHtml: Boolean(command.recordToRunId),
@@ -122,6 +126,15 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
     }
     if (result.status === 'ERROR' || !record) {
       const error = result.error ?? classifyError(new Error('The action did not run'), step.sequence);
+      log.info(
+        {
+          sessionId: session.id,
+          sequence: step.sequence,
+          errorCode: error.code,
+          errorDetails: error.details,
+        },
+        'builder step failed',
+      );
       return failure('AUTOMATION', error.originalMessage, error);
     }
     return {
@@ -206,8 +219,24 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
             }),
         },
         // A validation answers with statuses and pictures; the HTML would be read and dropped.
-        { navigationPolicy: deps.navigationPolicy, captureNormalizedHtml: false },
+        {
+          navigationPolicy: deps.navigationPolicy,
+          egressProxyUrl: await deps.pool.egressProxyUrl(),
+          limits: { stepValueMaxBytes: deps.stepValueMaxBytes },
+          captureNormalizedHtml: false,
+        },
       );
+      if (result.error)
+        log.info(
+          {
+            sessionId: session.id,
+            runId: command.runId,
+            sequence: result.error.sequence,
+            errorCode: result.error.code,
+            errorDetails: result.error.details,
+          },
+          'validation step failed',
+        );
       const last = steps.at(-1);
       report({ progress: 100, actionType: last?.type ?? 'END', sequence: last?.sequence ?? 0 });
       return {

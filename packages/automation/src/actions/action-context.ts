@@ -18,6 +18,8 @@ export interface ActionContext {
    * browser context; the engine checks it itself for its own requests.
    */
   navigationPolicy: NavigationPolicy;
+  /** The proxy the page's browser goes through (when the worker runs one); downloads use it too. */
+  egressProxyUrl?: string | undefined;
   /** The whole flow, so IF_CONDITION can read the source step's masks. */
   flow?: readonly FlowAction[];
 }

@@ -4,7 +4,7 @@ import { locateElement } from '../page/locate-element.js';
 import { AUTOMATION_CODES } from '../flow/classify-error.js';
 import { parseDate } from '../values/date-mask.js';
 import { parseNumber } from '../values/number-mask.js';
-import { fetchFile } from './get-file.js';
+import { fetchFileOfStep } from './get-file.js';
 import {
   type ActionContext,
   type ActionOutcome,
@@ -150,13 +150,7 @@ export async function getTable(context: ActionContext): Promise<ActionOutcome> {
       for (const index of fileColumns) {
         const url = row[index];
         if (typeof url === 'string' && /^https?:/u.test(url)) {
-          const file = await fetchFile(
-            context.page,
-            url,
-            context.navigationPolicy,
-            context.limits.fileMaxBytes,
-            context.limits.navigationTimeoutMs,
-          );
+          const file = await fetchFileOfStep(context, url);
           await context.hooks.keepFile({ ...file, cell: { row: rowIndex, column: index } });
         }
       }

@@ -2,7 +2,8 @@ import { automationErrorName } from '@pagewright/shared';
 
 /**
  * A failed step: the automation code (100000 + WebDriver status, shared/notes/error-codes.md), its
- * name, and the original message kept for the operator.
+ * name, and the original message kept for the operator. `details` holds what the operator is not
+ * shown (Playwright's call log, stack frames) for the worker's log.
  */
 export class AutomationError extends Error {
   readonly codeName: string;
@@ -11,6 +12,7 @@ export class AutomationError extends Error {
     readonly code: number,
     readonly originalMessage: string,
     readonly sequence?: number,
+    readonly details?: string,
   ) {
     super(`${automationErrorName(code)}: ${originalMessage}`);
     this.name = 'AutomationError';

@@ -35,8 +35,9 @@ describe('classifyError on real Playwright failures', () => {
     expect(missing.code).toBe(100007);
     expect(missing.codeName).toBe('No Such Element');
     expect(missing.sequence).toBe(40);
-    expect(missing.originalMessage).toContain("waiting for locator('#nothing')");
-    expect(missing.originalMessage).not.toContain('\u001b[');
+    expect(missing.originalMessage).toBe('locator.click: Timeout 200ms exceeded.');
+    expect(missing.details).toContain("waiting for locator('#nothing')");
+    expect(missing.details).not.toContain('\u001b[');
     expect((await codeOf(() => page.locator('button').click({ timeout: 200 }))).code).toBe(100032);
     expect((await codeOf(() => page.locator('css=##a[').click({ timeout: 200 }))).code).toBe(100032);
     expect((await codeOf(() => page.locator('xpath=//[@').click({ timeout: 200 }))).code).toBe(100051);
@@ -54,6 +55,30 @@ describe('classifyError on real Playwright failures', () => {
     const gone = await browser.newPage();
     await gone.close();
     expect((await codeOf(() => gone.goto('about:blank'))).code).toBe(100006);
+  });
+
+  it('shows the operator the message without call log or stack frames, and keeps them as details', async () => {
+    const own = await browser.newPage();
+    await own.setContent('<button id="off" disabled>d</button>');
+    const timedOut = await codeOf(() => own.locator('#off').click({ timeout: 1000 }), 20);
+    expect(timedOut.code).toBe(100012);
+    expect(timedOut.originalMessage).toBe('locator.click: Timeout 1000ms exceeded.');
+    expect(timedOut.message).toBe('Invalid Element State: locator.click: Timeout 1000ms exceeded.');
+    expect(timedOut.details).toContain('Call log:');
+    expect(timedOut.details).toContain('element is not enabled');
+    expect(timedOut.details).toMatch(/\n\s+at /u);
+
+    const thrown = await codeOf(() =>
+      own.evaluate('(() => { function deep() { throw new Error("boom") } deep() })()'),
+    );
+    expect(thrown.code).toBe(100017);
+    expect(thrown.originalMessage).toBe('page.evaluate: Error: boom');
+    expect(thrown.details).toMatch(/^\s+at deep/mu);
+    for (const shown of [timedOut.originalMessage, thrown.originalMessage]) {
+      expect(shown).not.toContain('Call log');
+      expect(shown).not.toMatch(/^\s+at /mu);
+    }
+    await own.close();
   });
 
   it('maps plain errors and keeps AutomationErrors', () => {

@@ -75,17 +75,38 @@ function codeFor(error: unknown, message: string): number {
   return C.UNKNOWN_ERROR;
 }
 
+/** Where Playwright's call log starts ("Call log:", or a "==== logs ====" banner of launch errors). */
+const CALL_LOG = /\n\s*(?:Call log:|=+ logs =+)/u;
+const STACK_FRAME = /^\s+at /u;
+
+/**
+ * What the operator reads of a failure: its message without Playwright's call log and without
+ * stack frames (page scripts' errors carry theirs in the message). Those are for the worker's log.
+ */
+export function userMessage(message: string): string {
+  const [head = message] = message.split(CALL_LOG);
+  const kept = head
+    .split('\n')
+    .filter((line) => !STACK_FRAME.test(line))
+    .join('\n')
+    .trim();
+  return kept || message.trim();
+}
+
 /**
  * Maps any failure of a step (Playwright, the page's JavaScript, the engine itself) to an
- * AutomationError with the closest automation code, keeping the original message (colour codes
- * removed). An AutomationError passes through, taking the step's sequence when it has none.
+ * AutomationError with the closest automation code, keeping the original message (colour codes,
+ * call log and stack frames removed; the whole text stays in `details` for the log). An
+ * AutomationError passes through, taking the step's sequence when it has none.
  */
 export function classifyError(error: unknown, sequence?: number): AutomationError {
   if (error instanceof AutomationError) {
     return error.sequence === undefined && sequence !== undefined
-      ? new AutomationError(error.code, error.originalMessage, sequence)
+      ? new AutomationError(error.code, error.originalMessage, sequence, error.details)
       : error;
   }
   const message = plainMessage(error);
-  return new AutomationError(codeFor(error, message), message, sequence);
+  const stack = error instanceof Error && error.stack ? error.stack.replace(ANSI_ESCAPE, '') : undefined;
+  const details = stack?.includes(message) ? stack : [message, stack].filter(Boolean).join('\n');
+  return new AutomationError(codeFor(error, message), userMessage(message), sequence, details);
 }

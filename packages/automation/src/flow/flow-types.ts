@@ -84,6 +84,11 @@ export interface ActionLimits {
   fileMaxBytes: number;
   /** Element screenshots larger than this are not kept (bytes). */
   elementScreenshotMaxBytes: number;
+  /**
+   * A step whose value (as JSON) is larger fails: values travel through Redis to the builder and
+   * are stored with every run step (bytes; the worker's STEP_VALUE_MAX_BYTES).
+   */
+  stepValueMaxBytes: number;
 }
 
 export const DEFAULT_LIMITS: ActionLimits = {
@@ -94,4 +99,5 @@ export const DEFAULT_LIMITS: ActionLimits = {
   scriptTimeoutMs: 10_000,
   fileMaxBytes: 25 * 1024 * 1024,
   elementScreenshotMaxBytes: 512 * 1024,
+  stepValueMaxBytes: 1024 * 1024,
 };

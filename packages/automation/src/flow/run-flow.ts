@@ -5,7 +5,9 @@ import { executorFor } from '../actions/executors.js';
 import { normalizedHtml } from '../page/normalized-page.js';
 import { pagePicture, stepPictures } from '../page/step-pictures.js';
 import { type NavigationPolicy, PUBLIC_ONLY_POLICY } from '../safety/navigation-guard.js';
+import { watchNavigations } from '../safety/navigation-watch.js';
 import { AutomationError } from './automation-error.js';
+import { watchBrowserLoss } from './browser-loss.js';
 import { AUTOMATION_CODES, classifyError } from './classify-error.js';
 import {
   type ActionLimits,
@@ -27,6 +29,11 @@ export interface RunFlowOptions {
   navigationPolicy?: NavigationPolicy;
   /** Values of steps run before this call (the builder runs one step at a time), by sequence. */
   previousValues?: ReadonlyMap<number, StepValue>;
+  /**
+   * The egress proxy the page's browser sends its traffic through, if any: the engine's own
+   * downloads (GET_FILE, FILE cells) go through it too.
+   */
+  egressProxyUrl?: string | undefined;
 }
 
 const NONE: StepValue = { kind: 'none' };
@@ -52,6 +59,17 @@ export function jumpIndex(actions: readonly FlowAction[], current: FlowAction): 
   }
   const index = actions.findIndex((action) => action.sequence >= destination);
   return index === -1 ? actions.length : index;
+}
+
+/** A step's value must fit the limit, measured as the JSON it is stored and sent as. */
+export function assertValueWithinLimit(value: StepValue, maxBytes: number): void {
+  const size = Buffer.byteLength(JSON.stringify(value));
+  if (size > maxBytes) {
+    throw new AutomationError(
+      AUTOMATION_CODES.INVALID_ARGUMENT,
+      `The step's value is ${size} bytes, over the limit of ${maxBytes} bytes for one step's value (STEP_VALUE_MAX_BYTES)`,
+    );
+  }
 }
 
 async function normalizedHtmlOf(page: Page): Promise<string | undefined> {
@@ -80,97 +98,118 @@ export async function runFlow(
   const previousValues = new Map<number, StepValue>(options.previousValues ?? []);
   const steps: StepRecord[] = [];
   const total = ordered.length;
+  const navigations = watchNavigations(page, navigationPolicy);
+  const browserLoss = watchBrowserLoss(page);
+  try {
+    return await runSteps();
+  } finally {
+    navigations.stop();
+    browserLoss.stop();
+  }
 
-  const record = (step: StepRecord): void => {
-    steps.push(step);
-    hooks.onStepDone?.(step);
-  };
-  const finish = (status: FlowResult['status'], error?: AutomationError): FlowResult => ({
-    status,
-    steps,
-    values: Object.fromEntries(previousValues),
-    ...(error ? { error } : {}),
-  });
+  async function runSteps(): Promise<FlowResult> {
+    const record = (step: StepRecord): void => {
+      steps.push(step);
+      hooks.onStepDone?.(step);
+    };
+    const finish = (status: FlowResult['status'], error?: AutomationError): FlowResult => ({
+      status,
+      steps,
+      values: Object.fromEntries(previousValues),
+      ...(error ? { error } : {}),
+    });
 
-  let index = 0;
-  while (index < total) {
-    if (hooks.signal?.aborted) return finish('STOPPED');
-    const action = ordered[index] as FlowAction;
-    hooks.onStepStart?.(action, index, total);
-    const startedAt = Date.now();
-    const timestamp = new Date(startedAt).toISOString();
+    let index = 0;
+    while (index < total) {
+      if (hooks.signal?.aborted) return finish('STOPPED');
+      const action = ordered[index] as FlowAction;
+      hooks.onStepStart?.(action, index, total);
+      const startedAt = Date.now();
+      const timestamp = new Date(startedAt).toISOString();
 
-    let outcome: ActionOutcome;
-    let nextIndex = index + 1;
-    try {
-      const executor = executorFor(action.type);
-      if (!executor) {
-        throw new AutomationError(
-          AUTOMATION_CODES.INVALID_ARGUMENT,
-          `${action.type} is not run by the extractor engine`,
-        );
+      let outcome: ActionOutcome;
+      let nextIndex = index + 1;
+      try {
+        const executor = executorFor(action.type);
+        if (!executor) {
+          throw new AutomationError(
+            AUTOMATION_CODES.INVALID_ARGUMENT,
+            `${action.type} is not run by the extractor engine`,
+          );
+        }
+        outcome = await Promise.race([
+          executor({
+            page,
+            action,
+            previousValues,
+            hooks,
+            limits,
+            navigationPolicy,
+            egressProxyUrl: options.egressProxyUrl,
+            flow: ordered,
+          }),
+          browserLoss.lost,
+        ]);
+        const refusal = await navigations.takeRefusal();
+        if (refusal) throw refusal;
+        assertValueWithinLimit(outcome.value, limits.stepValueMaxBytes);
+        if (outcome.conditionHeld === false && action.type.startsWith('IF_'))
+          nextIndex = jumpIndex(ordered, action);
+      } catch (error) {
+        // What ended the step may only be a symptom: a killed browser makes a locator find
+        // nothing, a refused redirect makes a proxy error page fail to load.
+        const refusal = await navigations.takeRefusal();
+        const classified =
+          browserLoss.error(action.sequence) ?? classifyError(refusal ?? error, action.sequence);
+        record({
+          sequence: action.sequence,
+          type: action.type,
+          status: 'ERROR',
+          pageUrl: page.url(),
+          timestamp,
+          value: NONE,
+          ...(capturePageScreenshots ? { pageScreenshot: await pagePicture(page) } : {}),
+          ...(captureNormalizedHtml ? { normalizedHtml: await normalizedHtmlOf(page) } : {}),
+          durationMs: Date.now() - startedAt,
+          error: classified,
+        });
+        return finish('ERROR', classified);
       }
-      outcome = await executor({
-        page,
-        action,
-        previousValues,
-        hooks,
-        limits,
-        navigationPolicy,
-        flow: ordered,
+
+      previousValues.set(action.sequence, outcome.value);
+      const pictures = await stepPictures(page, outcome.element, {
+        withPage: capturePageScreenshots,
+        withElement: captureElementScreenshots,
+        elementMaxBytes: limits.elementScreenshotMaxBytes,
       });
-      if (outcome.conditionHeld === false && action.type.startsWith('IF_'))
-        nextIndex = jumpIndex(ordered, action);
-    } catch (error) {
-      const classified = classifyError(error, action.sequence);
       record({
         sequence: action.sequence,
         type: action.type,
-        status: 'ERROR',
+        status: 'SUCCESS',
         pageUrl: page.url(),
         timestamp,
-        value: NONE,
-        ...(capturePageScreenshots ? { pageScreenshot: await pagePicture(page) } : {}),
+        value: outcome.value,
+        ...pictures,
         ...(captureNormalizedHtml ? { normalizedHtml: await normalizedHtmlOf(page) } : {}),
         durationMs: Date.now() - startedAt,
-        error: classified,
       });
-      return finish('ERROR', classified);
-    }
+      if (outcome.stop === 'END') return finish('SUCCESS');
+      if (outcome.stop === 'CANCELED') return finish('STOPPED');
 
-    previousValues.set(action.sequence, outcome.value);
-    const pictures = await stepPictures(page, outcome.element, {
-      withPage: capturePageScreenshots,
-      withElement: captureElementScreenshots,
-      elementMaxBytes: limits.elementScreenshotMaxBytes,
-    });
-    record({
-      sequence: action.sequence,
-      type: action.type,
-      status: 'SUCCESS',
-      pageUrl: page.url(),
-      timestamp,
-      value: outcome.value,
-      ...pictures,
-      ...(captureNormalizedHtml ? { normalizedHtml: await normalizedHtmlOf(page) } : {}),
-      durationMs: Date.now() - startedAt,
-    });
-    if (outcome.stop === 'END') return finish('SUCCESS');
-    if (outcome.stop === 'CANCELED') return finish('STOPPED');
-
-    for (let skipped = index + 1; skipped < nextIndex && skipped < total; skipped += 1) {
-      const jumpedOver = ordered[skipped] as FlowAction;
-      record({
-        sequence: jumpedOver.sequence,
-        type: jumpedOver.type,
-        status: 'SKIPPED',
-        pageUrl: page.url(),
-        timestamp: new Date().toISOString(),
-        value: NONE,
-        durationMs: 0,
-      });
+      for (let skipped = index + 1; skipped < nextIndex && skipped < total; skipped += 1) {
+        const jumpedOver = ordered[skipped] as FlowAction;
+        record({
+          sequence: jumpedOver.sequence,
+          type: jumpedOver.type,
+          status: 'SKIPPED',
+          pageUrl: page.url(),
+          timestamp: new Date().toISOString(),
+          value: NONE,
+          durationMs: 0,
+        });
+      }
+      index = nextIndex;
     }
-    index = nextIndex;
+    return finish('SUCCESS');
   }
-  return finish('SUCCESS');
 }

@@ -7,7 +7,7 @@ import { type NavigationPolicy, NavigationRefusedError, isPublicAddress } from '
 /** Resolves a host name to every address it has (dns.lookup with all: true). */
 export type ResolveAll = (hostname: string) => Promise<LookupAddress[]>;
 
-const systemResolveAll: ResolveAll = (hostname) => dns.promises.lookup(hostname, { all: true });
+export const systemResolveAll: ResolveAll = (hostname) => dns.promises.lookup(hostname, { all: true });
 
 export interface EgressProxy {
   /** For Playwright's `proxy.server`. */

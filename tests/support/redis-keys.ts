@@ -1,0 +1,29 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * Keys a deployment keeps for as long as it runs: the bookkeeping of its shared queues (a few
+ * small keys each, bounded by BullMQ's own trimming) and the maintenance queue's schedule.
+ * Everything else a builder or a run writes must expire.
+ */
+const PERMANENT = [
+  /^bull:pagewright-maintenance:/u,
+  /^bull:pagewright-(runs|session-open):(meta|id|events|completed|failed|wait|active|paused|prioritized|delayed|stalled|marker|pc|de)$/u,
+];
+
+/** Keys under `prefix` that have no expiry (TTL -1), besides the permanent ones above. */
+export async function keysWithoutExpiry(redis: Redis, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    cursor = next;
+    keys.push(...batch);
+  } while (cursor !== '0');
+  const lasting: string[] = [];
+  for (const key of keys) {
+    const name = key.slice(prefix.length);
+    if (PERMANENT.some((pattern) => pattern.test(name))) continue;
+    if ((await redis.ttl(key)) === -1) lasting.push(name);
+  }
+  return lasting.sort();
+}
