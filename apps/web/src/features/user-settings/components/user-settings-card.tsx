@@ -29,12 +29,22 @@ type SwitchSettingName = (typeof PANEL_SETTINGS)[number] | 'readOnlyEdit';
 function SettingSwitch({ name, value }: { name: SwitchSettingName; value: string }) {
   const { t } = useTranslation();
   const update = useUpdateUserSetting();
+  // The clicked state shows until the save settles: the cached setting changes only after the
+  // mutation's async start, and a controlled switch left unchanged until then springs back.
+  const [clickedState, setClickedState] = useState<boolean>();
   return (
     <FormControlLabel
       control={
         <Switch
-          checked={value === 'true'}
-          onChange={(event) => update.mutate({ name, value: String(event.target.checked) })}
+          checked={clickedState ?? value === 'true'}
+          onChange={(event) => {
+            setClickedState(event.target.checked);
+            // Settled: the saved value, or the old one after a refusal, comes from the cache.
+            update.mutate(
+              { name, value: String(event.target.checked) },
+              { onSettled: () => setClickedState(undefined) },
+            );
+          }}
         />
       }
       label={t(`setting.${name}`)}
