@@ -1,0 +1,223 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { toFlowAction, type SecretBox, type StoredAction } from '@pagewright/db';
+import {
+  AUTOMATION_ERRORS,
+  BUILDER_MESSAGES,
+  MESSAGES,
+  type BuilderAction,
+  type BuilderRecord,
+  type BuilderView,
+  type DraftAction,
+  type ExtractorType,
+  type SessionCommand,
+  type SessionFailure,
+} from '@pagewright/shared';
+import { AppError } from '../../lib/app-error.js';
+import type { BuilderRepository } from './builder.repository.js';
+import type { BuilderStore } from './builder.store.js';
+import { SessionLostError, type SessionCommandClient } from './session-commands.js';
+
+export interface ScreenShareLink {
+  url: string;
+}
+
+export interface BuilderServiceDeps {
+  repo: BuilderRepository;
+  store: BuilderStore;
+  commands: SessionCommandClient;
+  secrets: SecretBox;
+  log: FastifyBaseLogger;
+  /** Navigators: a read-only screen-share link for the viewer (the screen-share module). */
+  shareNavigator?: (userId: string, extractorId: string, runId: string) => Promise<ScreenShareLink>;
+  /** The caller's readOnlyEdit setting (automation spec §5); off when not given. */
+  isReadOnlyEdit?: (userId: string) => Promise<boolean>;
+}
+
+export const isNavigator = (type: ExtractorType) => type === 'NAVIGATOR' || type === 'FENGINE_NAVIGATOR';
+
+export function automationText(failure: SessionFailure): string {
+  const name = failure.code ? (AUTOMATION_ERRORS[failure.code] ?? failure.name) : failure.name;
+  return name && failure.code ? `${name} (${failure.code}): ${failure.message}` : failure.message;
+}
+
+/** A stored action as a draft action; its sealed secret stays sealed. */
+export function draftOf(row: StoredAction, userId: string): DraftAction {
+  const sealed =
+    row.secretCiphertext && row.secretIv && row.secretAuthTag
+      ? {
+          ciphertext: Buffer.from(row.secretCiphertext).toString('base64'),
+          iv: Buffer.from(row.secretIv).toString('base64'),
+          authTag: Buffer.from(row.secretAuthTag).toString('base64'),
+        }
+      : null;
+  const step = toFlowAction(
+    { ...row, secretCiphertext: null, secretIv: null, secretAuthTag: null },
+    userId,
+    undefined,
+  );
+  return {
+    id: row.id,
+    isSaved: true,
+    step,
+    sealedSecret: sealed,
+    saveOptionsFlag: row.saveOptionsFlag,
+    pageUrl: row.pageUrl,
+    timestamp: row.updatedAt.toISOString(),
+    validation: row.isValidated ? 'SUCCESS' : 'NOTVALIDATED',
+    errorMessage: row.validationError,
+    value: null,
+    pageScreenshotFileId: row.pageScreenshotFileId,
+    elementScreenshotFileId: row.elementScreenshotFileId,
+    hasDraftPageScreenshot: false,
+    hasDraftElementScreenshot: false,
+  };
+}
+
+export function viewOf(action: DraftAction): BuilderAction {
+  const { step } = action;
+  const { text, ...options } = step.options;
+  return {
+    id: action.id,
+    sequence: step.sequence,
+    type: step.type,
+    label: step.label ?? null,
+    selectorType: step.target?.selectorType ?? 'CSS',
+    selectorValue: step.target?.selectorValue ?? null,
+    xpathValue: step.target?.xpathValue ?? null,
+    framePath: step.target?.framePath ?? [],
+    fallbackLocators: step.target?.fallbackLocators ?? [],
+    textValue: action.sealedSecret ? null : (text ?? null),
+    hasCredentials: action.sealedSecret !== null,
+    saveOptionsFlag: action.saveOptionsFlag,
+    options: action.sealedSecret ? options : step.options,
+    pageURL: action.pageUrl,
+    timestamp: action.timestamp,
+    validation: action.validation,
+    errorMessage: action.errorMessage,
+    isSaved: action.isSaved,
+    hasPageScreenshot: action.hasDraftPageScreenshot || action.pageScreenshotFileId !== null,
+    hasElementScreenshot: action.hasDraftElementScreenshot || action.elementScreenshotFileId !== null,
+  };
+}
+
+export const bySequence = (a: DraftAction, b: DraftAction) => a.step.sequence - b.step.sequence;
+
+/**
+ * What the three parts of the builder share: the caller's current draft, how it is shown, and the
+ * live page it drives on a worker. Every call is scoped to the caller's own builder.
+ */
+export function createBuilderCore(deps: BuilderServiceDeps) {
+  const { repo, store, commands } = deps;
+
+  async function current(userId: string, type: ExtractorType): Promise<BuilderRecord> {
+    const record = await store.get(userId, type);
+    if (!record) throw new AppError('NOT_FOUND', BUILDER_MESSAGES.noBuilder);
+    return record;
+  }
+
+  async function view(userId: string, record: BuilderRecord): Promise<BuilderView> {
+    const header = await repo.findOwnedExtractorHeader(userId, record.extractorId);
+    if (!header) {
+      await store.remove(userId, record.extractorType);
+      throw AppError.notFound();
+    }
+    const actions = [...record.actions].sort(bySequence);
+    return {
+      ...header,
+      actions: actions.map(viewOf),
+      isValidated: actions.length > 0 && actions.every((action) => action.validation === 'SUCCESS'),
+      screenShareUrl: record.shareUrl,
+    };
+  }
+
+  /** The live session of the builder, opened on a worker when there is none yet. */
+  async function live(userId: string, record: BuilderRecord) {
+    if (record.live) return record.live;
+    record.live = await commands.open(userId);
+    await store.put(userId, record);
+    return record.live;
+  }
+
+  /**
+   * A command to the builder's page. A lost session (worker or browser gone) is forgotten so the
+   * next call opens a new one, and the caller hears why.
+   */
+  async function command<T>(
+    userId: string,
+    record: BuilderRecord,
+    build: (sessionId: string) => SessionCommand,
+    timeoutMs: number,
+    onProgress?: Parameters<SessionCommandClient['command']>[3],
+  ): Promise<T | SessionFailure> {
+    const session = await live(userId, record);
+    try {
+      return await commands.command<T>(session.workerId, build(session.sessionId), timeoutMs, onProgress);
+    } catch (error) {
+      if (!(error instanceof SessionLostError)) throw error;
+      record.live = null;
+      await store.put(userId, record);
+      throw new AppError('SESSION_LOST', BUILDER_MESSAGES.sessionLost);
+    }
+  }
+
+  async function closeLive(userId: string, record: BuilderRecord): Promise<void> {
+    if (!record.live) return;
+    await commands.close(record.live.workerId, record.live.sessionId, userId);
+    record.live = null;
+  }
+
+  /**
+   * readOnlyEdit (automation spec §5): a saved item (its first action has an id in the database)
+   * can be looked at and explored, but its actions cannot be changed, moved, validated or saved.
+   */
+  async function assertEditable(userId: string, record: BuilderRecord): Promise<void> {
+    const first = [...record.actions].sort(bySequence)[0];
+    if (!first?.isSaved || !deps.isReadOnlyEdit) return;
+    if (await deps.isReadOnlyEdit(userId)) throw new AppError('FORBIDDEN', MESSAGES['extractor.read.only']);
+  }
+
+  function find(record: BuilderRecord, sequence: number): DraftAction {
+    const action = record.actions.find((candidate) => candidate.step.sequence === sequence);
+    if (!action) throw new AppError('NOT_FOUND', BUILDER_MESSAGES.actionNotFound, 'sequence');
+    return action;
+  }
+
+  async function storeImages(
+    userId: string,
+    action: DraftAction,
+    page: string | null,
+    element: string | null,
+  ) {
+    if (page) {
+      await store.putImage(userId, action.id, 'page', Buffer.from(page, 'base64'));
+      action.hasDraftPageScreenshot = true;
+    }
+    if (element) {
+      await store.putImage(userId, action.id, 'element', Buffer.from(element, 'base64'));
+      action.hasDraftElementScreenshot = true;
+    } else {
+      await store.dropImage(userId, action.id, 'element');
+      action.hasDraftElementScreenshot = false;
+      action.elementScreenshotFileId = null;
+    }
+  }
+
+  async function image(
+    userId: string,
+    action: DraftAction,
+    kind: 'page' | 'element',
+  ): Promise<string | null> {
+    const hasDraft = kind === 'page' ? action.hasDraftPageScreenshot : action.hasDraftElementScreenshot;
+    if (hasDraft) {
+      const bytes = await store.getImage(userId, action.id, kind);
+      if (bytes) return bytes.toString('base64');
+    }
+    const fileId = kind === 'page' ? action.pageScreenshotFileId : action.elementScreenshotFileId;
+    if (!fileId) return null;
+    const file = await repo.findOwnedFile(userId, fileId);
+    return file?.content ? Buffer.from(file.content).toString('base64') : null;
+  }
+
+  return { current, view, live, command, closeLive, assertEditable, find, storeImages, image };
+}
+export type BuilderCore = ReturnType<typeof createBuilderCore>;

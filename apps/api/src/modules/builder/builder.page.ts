@@ -1,0 +1,138 @@
+import {
+  BUILDER_MESSAGES,
+  MESSAGES,
+  type DateMask,
+  type EvaluatePointResponse,
+  type ExtractorType,
+  type LiveImageResponse,
+  type MaskPreviewResponse,
+  type NormalizedPage,
+  type NumberMask,
+  type Point,
+  type ScreenshotResponse,
+} from '@pagewright/shared';
+import { AppError } from '../../lib/app-error.js';
+import { automationText, isNavigator, type BuilderCore } from './builder.core.js';
+
+const QUICK_TIMEOUT_MS = 30_000;
+
+/**
+ * Commands to the builder's live page (automation spec §7): the element at a point, the page's
+ * element areas, its picture, mask previews; and the pictures each action last took. None of them
+ * changes the draft, so none waits for the builder's lock.
+ */
+export function createLivePageCommands(core: BuilderCore) {
+  const { current, command, find, image } = core;
+
+  return {
+    async evaluatePoint(userId: string, type: ExtractorType, point: Point): Promise<EvaluatePointResponse> {
+      const record = await current(userId, type);
+      const answer = await command<EvaluatePointResponse & { ok: true }>(
+        userId,
+        record,
+        (sessionId) => ({ command: 'evaluatePoint', sessionId, userId, point }),
+        QUICK_TIMEOUT_MS,
+      );
+      if (!answer.ok) {
+        if (answer.reason === 'NO_ELEMENT')
+          throw new AppError('NOT_FOUND', BUILDER_MESSAGES.noElementAtPoint);
+        throw new AppError('UNPROCESSABLE', automationText(answer));
+      }
+      const { ok: _ok, ...element } = answer;
+      return element;
+    },
+
+    async normalized(userId: string, type: ExtractorType, reload: boolean): Promise<NormalizedPage> {
+      const record = await current(userId, type);
+      const answer = await command<{
+        ok: true;
+        pageUrl: string;
+        areas: NormalizedPage['areas'];
+        pageScreenshot: string | null;
+      }>(
+        userId,
+        record,
+        (sessionId) => ({ command: 'pageAreas', sessionId, userId, reload }),
+        QUICK_TIMEOUT_MS + 30_000,
+      );
+      const key = isNavigator(type) ? 'navigator.normalized.error' : 'extractor.normalized.error';
+      if (!answer.ok) throw new AppError('UNPROCESSABLE', `${MESSAGES[key]} ${answer.message}`);
+      return {
+        pageURL: answer.pageUrl,
+        pageScreenshot: answer.pageScreenshot,
+        areas: answer.areas,
+        fserviceDTO: { sections: [] },
+      };
+    },
+
+    /** GET /extractor/getImageNavigator: the live page as it looks now (the last screencast frame). */
+    async liveImage(userId: string, type: ExtractorType): Promise<LiveImageResponse> {
+      const record = await current(userId, type);
+      const answer = await command<{
+        ok: true;
+        image: string;
+        pageUrl: string;
+        width: number;
+        height: number;
+      }>(userId, record, (sessionId) => ({ command: 'image', sessionId, userId }), QUICK_TIMEOUT_MS);
+      if (!answer.ok || !record.live) throw new AppError('NOT_FOUND', BUILDER_MESSAGES.noImage);
+      return {
+        image: answer.image,
+        pageURL: answer.pageUrl,
+        width: answer.width,
+        height: answer.height,
+        sessionId: record.live.sessionId,
+      };
+    },
+
+    async maskPreview(
+      userId: string,
+      type: ExtractorType,
+      selectorValue: string,
+      mask: { numberMask: NumberMask } | { dateMask: DateMask },
+    ): Promise<MaskPreviewResponse> {
+      const record = await current(userId, type);
+      const answer = await command<MaskPreviewResponse & { ok: true }>(
+        userId,
+        record,
+        (sessionId) => ({ command: 'maskPreview', sessionId, userId, selectorValue, ...mask }),
+        QUICK_TIMEOUT_MS,
+      );
+      if (!answer.ok) throw new AppError('UNPROCESSABLE', `${BUILDER_MESSAGES.maskError}: ${answer.message}`);
+      return { text: answer.text, value: answer.value };
+    },
+
+    async screenshot(userId: string, type: ExtractorType, sequence: number): Promise<ScreenshotResponse> {
+      const record = await current(userId, type);
+      const action = find(record, sequence);
+      return {
+        sequence,
+        pageScreenshot: await image(userId, action, 'page'),
+        elementScreenshot: await image(userId, action, 'element'),
+      };
+    },
+
+    async allScreenshots(userId: string, type: ExtractorType): Promise<Record<string, string | null>> {
+      const record = await current(userId, type);
+      const entries = await Promise.all(
+        record.actions.map(
+          async (action) => [String(action.step.sequence), await image(userId, action, 'element')] as const,
+        ),
+      );
+      return Object.fromEntries(entries);
+    },
+
+    /** GET /extractor/edit/normalized?sequence=: the page as that action last saw it. */
+    async actionPage(userId: string, type: ExtractorType, sequence: number) {
+      const record = await current(userId, type);
+      const action = find(record, sequence);
+      return {
+        sequence,
+        pageURL: action.pageUrl,
+        pageScreenshot: await image(userId, action, 'page'),
+        elementScreenshot: await image(userId, action, 'element'),
+        target: action.step.target ?? null,
+      };
+    },
+  };
+}

@@ -1,0 +1,236 @@
+import { actionSecretContext, toActionRowParts } from '@pagewright/db';
+import {
+  AUTOMATION_ERRORS,
+  MESSAGES,
+  type BuilderView,
+  type ExtractorType,
+  type SealedSecretJson,
+  type SessionFailure,
+  type ValidateResult,
+  type ValidationResult,
+} from '@pagewright/shared';
+import { AppError } from '../../lib/app-error.js';
+import { isPrismaError } from '../extractor/extractor.repository.js';
+import type { ActionToSave } from './builder.repository.js';
+import {
+  automationText,
+  bySequence,
+  draftOf,
+  isNavigator,
+  type BuilderCore,
+  type BuilderServiceDeps,
+} from './builder.core.js';
+
+/** A validation may wait on asks (ASK_TIMEOUT_SECONDS each): bounded, and its worker is watched. */
+const VALIDATE_TIMEOUT_MS = 60 * 60_000;
+const VALIDATE_LOCK_RENEW_MS = 20_000;
+
+function fromJson(sealed: SealedSecretJson) {
+  return {
+    ciphertext: Buffer.from(sealed.ciphertext, 'base64'),
+    iv: Buffer.from(sealed.iv, 'base64'),
+    authTag: Buffer.from(sealed.authTag, 'base64'),
+  };
+}
+
+/**
+ * Validating the draft on the live page's worker and saving it (automation spec §4 "Validate",
+ * "Save"): both hold the builder's lock for as long as they run.
+ */
+export function createValidateAndSave(deps: BuilderServiceDeps, core: BuilderCore) {
+  const { repo, store } = deps;
+  const { current, view, command, assertEditable, storeImages } = core;
+
+  return {
+    /**
+     * GET /extractor/validate: runs the whole draft from a fresh browser context on the builder's
+     * worker, reporting `progress|type` as it goes, then marks each action (spec §4 "Validate").
+     */
+    async validate(
+      userId: string,
+      type: ExtractorType,
+      onProgress: (progress: number, actionType: string) => void,
+    ): Promise<ValidationResult> {
+      return store.withLock(userId, type, async (renew) => {
+        const record = await current(userId, type);
+        await assertEditable(userId, record);
+        const ordered = record.actions.sort(bySequence);
+        if (ordered.length === 0) throw AppError.validation(MESSAGES['extractor.validate.empty']);
+        const run = await repo.createValidationRun(userId, record.extractorId);
+        const keepLock = setInterval(() => void renew(), VALIDATE_LOCK_RENEW_MS);
+        let answer: ValidateResult | SessionFailure;
+        try {
+          answer = await command<ValidateResult>(
+            userId,
+            record,
+            (sessionId) => ({
+              command: 'validate',
+              sessionId,
+              userId,
+              runId: run.id,
+              extractorId: record.extractorId,
+              steps: ordered.map((action) => ({
+                step: action.step,
+                actionId: action.isSaved ? action.id : null,
+                sealedSecret: action.sealedSecret,
+                secretContext: action.sealedSecret ? actionSecretContext(userId, action.id) : null,
+              })),
+            }),
+            VALIDATE_TIMEOUT_MS,
+            (progress) => onProgress(progress.progress, progress.actionType),
+          );
+        } catch (error) {
+          await repo.finishValidationRun(run.id, {
+            status: 'ERROR',
+            errorCode: null,
+            errorMessage: error instanceof Error ? error.message : String(error),
+            errorSequence: null,
+          });
+          throw error;
+        } finally {
+          clearInterval(keepLock);
+        }
+        if (!answer.ok) {
+          await repo.finishValidationRun(run.id, {
+            status: 'ERROR',
+            errorCode: answer.code,
+            errorMessage: answer.message,
+            errorSequence: null,
+          });
+          throw new AppError('UNPROCESSABLE', automationText(answer));
+        }
+        const failedAt =
+          answer.status === 'SUCCESS'
+            ? null
+            : (answer.errorSequence ?? answer.steps.at(-1)?.sequence ?? null);
+        const errorText = answer.errorMessage
+          ? answer.errorCode
+            ? `${AUTOMATION_ERRORS[answer.errorCode] ?? 'Error'} (${answer.errorCode}): ${answer.errorMessage}`
+            : answer.errorMessage
+          : answer.status === 'STOPPED'
+            ? 'The validation was stopped.'
+            : null;
+        const stepsBySequence = new Map(answer.steps.map((step) => [step.sequence, step]));
+        for (const action of ordered) {
+          const sequence = action.step.sequence;
+          const step = stepsBySequence.get(sequence);
+          if (failedAt === null || sequence < failedAt) {
+            action.validation = 'SUCCESS';
+            action.errorMessage = null;
+          } else if (sequence === failedAt) {
+            action.validation = 'ERROR';
+            action.errorMessage = errorText;
+          } else {
+            action.validation = 'NOTVALIDATED';
+            action.errorMessage = null;
+          }
+          if (step && step.status !== 'SKIPPED') {
+            action.pageUrl = step.pageUrl;
+            action.timestamp = step.timestamp;
+            await storeImages(userId, action, step.pageScreenshot, step.elementScreenshot);
+          }
+        }
+        await store.put(userId, record);
+        await repo.finishValidationRun(run.id, {
+          status: answer.status,
+          errorCode: answer.errorCode,
+          errorMessage: errorText,
+          errorSequence: failedAt,
+        });
+        return {
+          error: failedAt === null ? null : errorText,
+          code: answer.errorCode,
+          data: {
+            sequence: failedAt,
+            actions: ordered.map((action) => ({
+              sequence: action.step.sequence,
+              validation: action.validation,
+              errorMessage: action.errorMessage,
+            })),
+          },
+        };
+      });
+    },
+
+    /** PUT /extractor/edit: saves the validated draft in one transaction (the old flow stays on failure). */
+    async save(
+      userId: string,
+      type: ExtractorType,
+      header: { name?: string | undefined; description?: string | undefined },
+    ): Promise<BuilderView> {
+      return store.withLock(userId, type, async () => {
+        const record = await current(userId, type);
+        await assertEditable(userId, record);
+        const ordered = record.actions.sort(bySequence);
+        if (
+          !isNavigator(type) &&
+          (ordered.length === 0 || ordered.some((action) => action.validation !== 'SUCCESS'))
+        )
+          throw AppError.validation(MESSAGES['extractor.must.validate']);
+        const toSave: ActionToSave[] = [];
+        for (const action of ordered) {
+          const pageImage = action.hasDraftPageScreenshot
+            ? await store.getImage(userId, action.id, 'page')
+            : null;
+          const elementImage = action.hasDraftElementScreenshot
+            ? await store.getImage(userId, action.id, 'element')
+            : null;
+          toSave.push({
+            parts: toActionRowParts(action.step, {
+              id: action.id,
+              sealedSecret: action.sealedSecret ? fromJson(action.sealedSecret) : null,
+              saveOptionsFlag: action.saveOptionsFlag,
+              pageUrl: action.pageUrl,
+              isValidated: action.validation === 'SUCCESS',
+              validationError: action.errorMessage,
+              pageScreenshotFileId: action.pageScreenshotFileId,
+              elementScreenshotFileId: action.elementScreenshotFileId,
+            }),
+            ...(pageImage
+              ? {
+                  pageImage: {
+                    name: `action-${action.id}-page.jpg`,
+                    mimeType: 'image/jpeg',
+                    content: pageImage,
+                  },
+                }
+              : {}),
+            ...(elementImage
+              ? {
+                  elementImage: {
+                    name: `action-${action.id}-element.jpg`,
+                    mimeType: 'image/jpeg',
+                    content: elementImage,
+                  },
+                }
+              : {}),
+          });
+        }
+        try {
+          await repo.saveFlow(userId, record.extractorId, header, toSave);
+        } catch (error) {
+          if (isPrismaError(error, 'P2002'))
+            throw new AppError('NAME_EXISTS', MESSAGES['extractor.list.error.unique'], 'name');
+          if (isPrismaError(error, 'P2003'))
+            throw new AppError('CONFLICT', MESSAGES['extractor.delete.dataset']);
+          if (isPrismaError(error, 'P2025')) throw AppError.notFound();
+          throw error;
+        }
+        // The draft now mirrors the saved rows (their ids, their stored screenshots).
+        const saved = await repo.findOwnedExtractor(userId, record.extractorId);
+        if (!saved) throw AppError.notFound();
+        const values = new Map(record.actions.map((action) => [action.id, action.value]));
+        record.actions = saved.actions.map((row) => ({
+          ...draftOf(row, userId),
+          value: values.get(row.id) ?? null,
+        }));
+        for (const action of ordered) {
+          await store.dropImage(userId, action.id, 'page');
+          await store.dropImage(userId, action.id, 'element');
+        }
+        await store.put(userId, record);
+        return view(userId, record);
+      });
+    },
+  };
+}
