@@ -4,8 +4,12 @@ import type { PrismaClient } from '@pagewright/db';
 /** Runs, their steps and stored files; every read is scoped to the owner. */
 export function createRunRepository(db: PrismaClient) {
   return {
+    /** The caller's extractor with how many saved actions it has (a never-saved draft has none). */
     findOwnedExtractor(userId: string, id: string) {
-      return db.extractor.findFirst({ where: { id, userId }, select: { id: true } });
+      return db.extractor.findFirst({
+        where: { id, userId },
+        select: { id: true, _count: { select: { actions: true } } },
+      });
     },
     hasPendingAsk(userId: string, extractorId: string) {
       return db.pendingAsk

@@ -30,7 +30,12 @@ export function createRunService(deps: { runs: RunRepository; queue: RunsQueue; 
 
   return {
     async execute(userId: string, extractorId: string): Promise<ExecuteExtractorResponse> {
-      if (!(await runs.findOwnedExtractor(userId, extractorId))) throw AppError.notFound();
+      const extractor = await runs.findOwnedExtractor(userId, extractorId);
+      if (!extractor) throw AppError.notFound();
+      // The worker runs the saved actions only: without any, the run would "succeed" doing nothing.
+      if (extractor._count.actions === 0) {
+        throw new AppError('CONFLICT', MESSAGES['extractor.execute.no.actions']);
+      }
       if (await runs.hasPendingAsk(userId, extractorId)) {
         throw new AppError('CONFLICT', MESSAGES['extractor.pending.ask']);
       }
