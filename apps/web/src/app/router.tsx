@@ -1,6 +1,7 @@
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router-dom';
 import { NotFoundPage } from '../components/not-found-page';
 import { PlaceholderPage } from '../components/placeholder-page';
+import { RouteErrorPage } from '../components/route-error-page';
 import { LoginPage } from '../features/auth/components/login-page';
 import { LogoutPage } from '../features/auth/components/logout-page';
 import { FilePage } from '../features/files/components/file-page';
@@ -53,6 +54,9 @@ async function builderRoute() {
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
+    // Instead of react-router's default error page: a screen that fails to render, or a lazy
+    // chunk gone after a deploy, offers Reload and the way back to the dashboard.
+    errorElement: <RouteErrorPage />,
     children: [
       { index: true, element: <RootRedirect /> },
 
@@ -84,6 +88,8 @@ export const routes: RouteObject[] = [
           placeholder(PATHS.messageByToken, 'breadcrumb.message'),
           {
             element: <RequireSession />,
+            // Inside the app's frame, so its header and menu stay.
+            errorElement: <RouteErrorPage />,
             children: [
               { path: PATHS.dashboard, element: <DashboardRoute /> },
               { path: PATHS.settings, element: <SettingsRoute /> },

@@ -34,6 +34,12 @@ export const UI_LABELS = {
   'notfound.text': 'The page you are looking for does not exist.',
   'notfound.link': 'Go to the home page',
 
+  'route.error.title': 'This page could not be shown',
+  'route.error.text':
+    'Something went wrong while loading this page. Pagewright may have been updated: reload to get the latest version.',
+  'route.error.reload': 'Reload',
+  'route.error.dashboard': 'Back to dashboard',
+
   'field.email': 'E-mail',
   'field.password': 'Password',
   'field.first.name': 'First name',
