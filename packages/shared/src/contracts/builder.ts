@@ -22,6 +22,7 @@ import {
 export const BUILDER_MESSAGES = {
   noBuilder: 'No builder is open: open the extractor with Edit (or create one) first.',
   sessionLost: 'The live browser of this builder was lost; the page starts again from a blank tab.',
+  replaced: 'This builder was closed or opened again meanwhile (another tab?); open it again.',
   busy: 'The builder is busy with another request; try again in a moment.',
   noWorker: 'No worker is available to open a browser right now; try again in a moment.',
   actionNotFound: 'There is no action with this sequence.',

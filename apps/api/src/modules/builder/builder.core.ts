@@ -9,6 +9,7 @@ import {
   type BuilderView,
   type DraftAction,
   type ExtractorType,
+  type LiveSessionRef,
   type SessionCommand,
   type SessionFailure,
 } from '@pagewright/shared';
@@ -130,12 +131,27 @@ export function createBuilderCore(deps: BuilderServiceDeps) {
     };
   }
 
-  /** The live session of the builder, opened on a worker when there is none yet. */
-  async function live(userId: string, record: BuilderRecord) {
+  /**
+   * The live session of the builder, opened on a worker when there is none yet. Opening holds a
+   * lock of its own, so the screen's first calls (page areas and picture at once) open one page
+   * between them, and writes only the session, so it never undoes a concurrent edit of the draft.
+   */
+  async function live(userId: string, record: BuilderRecord): Promise<LiveSessionRef> {
     if (record.live) return record.live;
-    record.live = await commands.open(userId);
-    await store.put(userId, record);
-    return record.live;
+    const type = record.extractorType;
+    return store.withOpenLock(userId, type, async () => {
+      const stored = await store.get(userId, type);
+      if (!stored) throw new AppError('NOT_FOUND', BUILDER_MESSAGES.noBuilder);
+      if (stored.openedAt !== record.openedAt) throw new AppError('CONFLICT', BUILDER_MESSAGES.replaced);
+      if (stored.live) return (record.live = stored.live);
+      const opened = await commands.open(userId);
+      if (!(await store.setLive(userId, type, record.openedAt, opened))) {
+        // The builder was closed or opened again while the page opened: nobody would drive it.
+        await commands.close(opened.workerId, opened.sessionId, userId);
+        throw new AppError('CONFLICT', BUILDER_MESSAGES.replaced);
+      }
+      return (record.live = opened);
+    });
   }
 
   /**
@@ -155,7 +171,7 @@ export function createBuilderCore(deps: BuilderServiceDeps) {
     } catch (error) {
       if (!(error instanceof SessionLostError)) throw error;
       record.live = null;
-      await store.put(userId, record);
+      await store.clearLive(userId, record.extractorType, session.sessionId);
       throw new AppError('SESSION_LOST', BUILDER_MESSAGES.sessionLost);
     }
   }

@@ -55,7 +55,7 @@ export function createBuilderService(deps: BuilderServiceDeps) {
           if (deps.shareNavigator)
             record.shareUrl = (await deps.shareNavigator(userId, extractorId, run.id)).url;
         }
-        await store.put(userId, record);
+        await store.create(userId, record);
         return view(userId, record);
       });
     },

@@ -1,47 +1,190 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import {
   BUILDER_MESSAGES,
   builderRecordSchema,
   type BuilderRecord,
   type ExtractorType,
+  type LiveSessionRef,
 } from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
 
 /** A draft outlives its browser (closed when idle): unsaved work survives a lunch break. */
-const DRAFT_TTL_SECONDS = 24 * 60 * 60;
+const DRAFT_TTL_MS = 24 * 60 * 60 * 1000;
 /** A request holds the builder at most this long (a validation renews it while it runs). */
 const LOCK_TTL_MS = 60_000;
 const LOCK_WAIT_MS = 10_000;
+/** Opening a page waits up to 20 s for a worker (session-commands OPEN_TIMEOUT_MS): held longer. */
+const OPEN_LOCK_TTL_MS = 30_000;
+const OPEN_LOCK_WAIT_MS = 30_000;
 
 export type ImageKind = 'page' | 'element';
 
 /**
+ * The record is a hash whose parts are written apart, so that no write undoes another: `draft`
+ * (the record without its live session, changed under the builder's lock), `openedAt` (which
+ * opening of the builder this is), `liveWorkerId` + `liveSessionId` (the page, set by whoever
+ * opened it).
+ */
+const FIELD = {
+  draft: 'draft',
+  openedAt: 'openedAt',
+  liveWorkerId: 'liveWorkerId',
+  liveSessionId: 'liveSessionId',
+} as const;
+
+const draftSchema = builderRecordSchema.omit({ live: true });
+
+/** Sets the live session only on the same opening of the builder, and only if it has none. */
+const SET_LIVE = `
+if redis.call('HGET', KEYS[1], '${FIELD.openedAt}') ~= ARGV[1] then return 0 end
+if redis.call('HEXISTS', KEYS[1], '${FIELD.liveSessionId}') == 1 then return 0 end
+redis.call('HSET', KEYS[1], '${FIELD.liveWorkerId}', ARGV[2], '${FIELD.liveSessionId}', ARGV[3])
+return 1`;
+
+/** Forgets the live session only if it is still the one that was lost. */
+const CLEAR_LIVE = `
+if redis.call('HGET', KEYS[1], '${FIELD.liveSessionId}') ~= ARGV[1] then return 0 end
+redis.call('HDEL', KEYS[1], '${FIELD.liveWorkerId}', '${FIELD.liveSessionId}')
+return 1`;
+
+/**
+ * Records written before the hash (one JSON string, live session inside) become hashes in place,
+ * keeping their expiry and their page.
+ */
+const MIGRATE_STRING_RECORD = `
+if redis.call('TYPE', KEYS[1]).ok ~= 'string' then return 0 end
+local raw = redis.call('GET', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], '${FIELD.draft}', raw)
+local ok, old = pcall(cjson.decode, raw)
+if ok and type(old) == 'table' then
+  if type(old.openedAt) == 'string' then redis.call('HSET', KEYS[1], '${FIELD.openedAt}', old.openedAt) end
+  local live = old.live
+  if type(live) == 'table' and type(live.workerId) == 'string' and type(live.sessionId) == 'string' then
+    redis.call('HSET', KEYS[1], '${FIELD.liveWorkerId}', live.workerId, '${FIELD.liveSessionId}', live.sessionId)
+  end
+end
+redis.call('PEXPIRE', KEYS[1], ttl > 0 and ttl or tonumber(ARGV[1]))
+return 1`;
+
+/** A Lua script run by its SHA (loaded again after a Redis restart). */
+function luaScript(redis: Redis, lua: string) {
+  const sha = createHash('sha1').update(lua).digest('hex');
+  return async (keys: string[], args: (string | number)[]): Promise<unknown> => {
+    try {
+      return await redis.evalsha(sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return redis.eval(lua, keys.length, ...keys, ...args);
+    }
+  };
+}
+
+const isWrongType = (error: unknown) => error instanceof Error && error.message.startsWith('WRONGTYPE');
+
+/**
  * Where the builder keeps the caller's current draft (docs/automation-runtime.md "Builder
- * sessions"): one record per user and extractorType, the draft's screenshots beside it, and a
- * lock so two tabs (or a double click) never interleave changes to one draft.
+ * sessions"): one record per user and extractorType, the draft's screenshots beside it, a lock so
+ * two tabs (or a double click) never interleave changes to one draft, and a lock of its own for
+ * opening the live page, so two calls at once open one page.
  */
 export function createBuilderStore(redis: Redis, keyPrefix: string) {
   const recordKey = (userId: string, type: ExtractorType) => `${keyPrefix}builder:${userId}:${type}`;
   const lockKey = (userId: string, type: ExtractorType) => `${keyPrefix}builder-lock:${userId}:${type}`;
+  const openLockKey = (userId: string, type: ExtractorType) =>
+    `${keyPrefix}builder-open-lock:${userId}:${type}`;
   const imageKey = (userId: string, actionId: string, kind: ImageKind) =>
     `${keyPrefix}builder-image:${userId}:${actionId}:${kind}`;
+  const setLive = luaScript(redis, SET_LIVE);
+  const clearLive = luaScript(redis, CLEAR_LIVE);
+  const migrateStringRecord = luaScript(redis, MIGRATE_STRING_RECORD);
+
+  async function readFields(key: string): Promise<Record<string, string>> {
+    try {
+      return await redis.hgetall(key);
+    } catch (error) {
+      if (!isWrongType(error)) throw error;
+      await migrateStringRecord([key], [DRAFT_TTL_MS]);
+      return redis.hgetall(key);
+    }
+  }
+
+  const draftJson = ({ live: _live, ...draft }: BuilderRecord) => JSON.stringify(draft);
+
+  /**
+   * Runs `work` holding `key`; waits up to `waitMs` for the holder to finish, then answers 409.
+   * `renew` extends the lock for long work (a validation).
+   */
+  async function holding<T>(
+    key: string,
+    ttlMs: number,
+    waitMs: number,
+    work: (renew: () => Promise<void>) => Promise<T>,
+  ): Promise<T> {
+    const token = randomUUID();
+    const deadline = Date.now() + waitMs;
+    while ((await redis.set(key, token, 'PX', ttlMs, 'NX')) !== 'OK') {
+      if (Date.now() > deadline) throw new AppError('CONFLICT', BUILDER_MESSAGES.busy);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const renew = async () => {
+      if ((await redis.get(key)) === token) await redis.pexpire(key, ttlMs);
+    };
+    try {
+      return await work(renew);
+    } finally {
+      // Only our own lock is released (it may have expired and been taken by someone else).
+      if ((await redis.get(key)) === token) await redis.del(key);
+    }
+  }
 
   return {
     async get(userId: string, type: ExtractorType): Promise<BuilderRecord | null> {
-      const raw = await redis.get(recordKey(userId, type));
-      if (!raw) return null;
-      const parsed = builderRecordSchema.safeParse(JSON.parse(raw));
-      return parsed.success ? parsed.data : null;
+      const fields = await readFields(recordKey(userId, type));
+      const raw = fields[FIELD.draft];
+      if (raw === undefined) return null;
+      const parsed = draftSchema.safeParse(JSON.parse(raw));
+      if (!parsed.success) return null;
+      const workerId = fields[FIELD.liveWorkerId];
+      const sessionId = fields[FIELD.liveSessionId];
+      return { ...parsed.data, live: workerId && sessionId ? { workerId, sessionId } : null };
     },
 
+    /** A new opening of the builder: the record is replaced whole, without a live page. */
+    async create(userId: string, record: BuilderRecord): Promise<void> {
+      const key = recordKey(userId, record.extractorType);
+      await redis
+        .multi()
+        .del(key)
+        .hset(key, FIELD.draft, draftJson(record), FIELD.openedAt, record.openedAt)
+        .pexpire(key, DRAFT_TTL_MS)
+        .exec();
+    },
+
+    /** Writes the draft (under the builder's lock); the live session, set apart, stays. */
     async put(userId: string, record: BuilderRecord): Promise<void> {
-      await redis.set(
-        recordKey(userId, record.extractorType),
-        JSON.stringify(record),
-        'EX',
-        DRAFT_TTL_SECONDS,
-      );
+      const key = recordKey(userId, record.extractorType);
+      await redis.multi().hset(key, FIELD.draft, draftJson(record)).pexpire(key, DRAFT_TTL_MS).exec();
+    },
+
+    /**
+     * Gives the builder opened at `openedAt` its live page; false when it has one already or was
+     * closed or opened again meanwhile.
+     */
+    async setLive(
+      userId: string,
+      type: ExtractorType,
+      openedAt: string,
+      live: LiveSessionRef,
+    ): Promise<boolean> {
+      return (await setLive([recordKey(userId, type)], [openedAt, live.workerId, live.sessionId])) === 1;
+    },
+
+    /** Forgets a lost live page, unless another one has replaced it already. */
+    async clearLive(userId: string, type: ExtractorType, sessionId: string): Promise<void> {
+      await clearLive([recordKey(userId, type)], [sessionId]);
     },
 
     async remove(userId: string, type: ExtractorType): Promise<void> {
@@ -49,7 +192,7 @@ export function createBuilderStore(redis: Redis, keyPrefix: string) {
     },
 
     async putImage(userId: string, actionId: string, kind: ImageKind, jpeg: Buffer): Promise<void> {
-      await redis.set(imageKey(userId, actionId, kind), jpeg, 'EX', DRAFT_TTL_SECONDS);
+      await redis.set(imageKey(userId, actionId, kind), jpeg, 'PX', DRAFT_TTL_MS);
     },
 
     async getImage(userId: string, actionId: string, kind: ImageKind): Promise<Buffer | null> {
@@ -69,22 +212,15 @@ export function createBuilderStore(redis: Redis, keyPrefix: string) {
       type: ExtractorType,
       work: (renew: () => Promise<void>) => Promise<T>,
     ): Promise<T> {
-      const key = lockKey(userId, type);
-      const token = randomUUID();
-      const deadline = Date.now() + LOCK_WAIT_MS;
-      while ((await redis.set(key, token, 'PX', LOCK_TTL_MS, 'NX')) !== 'OK') {
-        if (Date.now() > deadline) throw new AppError('CONFLICT', BUILDER_MESSAGES.busy);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      const renew = async () => {
-        if ((await redis.get(key)) === token) await redis.pexpire(key, LOCK_TTL_MS);
-      };
-      try {
-        return await work(renew);
-      } finally {
-        // Only our own lock is released (it may have expired and been taken by someone else).
-        if ((await redis.get(key)) === token) await redis.del(key);
-      }
+      return holding(lockKey(userId, type), LOCK_TTL_MS, LOCK_WAIT_MS, work);
+    },
+
+    /**
+     * Runs `work` holding the lock on opening the builder's live page. Not the builder's lock: a
+     * locked edit opens the page too, and page commands do not wait for edits.
+     */
+    async withOpenLock<T>(userId: string, type: ExtractorType, work: () => Promise<T>): Promise<T> {
+      return holding(openLockKey(userId, type), OPEN_LOCK_TTL_MS, OPEN_LOCK_WAIT_MS, () => work());
     },
   };
 }
