@@ -16,12 +16,12 @@ const BROWSER = ['playwright', 'playwright-core', '@playwright/test'];
 const ENGINE = ['@pagewright/automation'];
 const QUEUES_AND_HTTP = ['bullmq', 'ioredis', 'fastify', 'supertest', 'ws'];
 
-/** no-restricted-imports for a list of packages, each also with any sub-path. */
-function forbid(packages, why) {
+/** no-restricted-imports for a list of packages, each also with any sub-path (plus `morePaths`). */
+function forbid(packages, why, morePaths = []) {
   return [
     'error',
     {
-      paths: packages.map((name) => ({ name, message: why })),
+      paths: [...packages.map((name) => ({ name, message: why })), ...morePaths],
       patterns: [{ group: packages.map((name) => `${name}/*`), message: why }],
     },
   ];
@@ -111,6 +111,18 @@ export default tseslint.config(
       'no-restricted-imports': forbid(
         [...PRISMA, ...BROWSER, ...ENGINE],
         'packages/shared holds contracts only: no Prisma, no Playwright.',
+      ),
+    },
+  },
+  {
+    // Contracts take z from contracts/zod.ts: its z.string() refuses NUL and lone surrogates.
+    files: ['packages/shared/src/contracts/**/*.ts'],
+    ignores: ['packages/shared/src/contracts/zod.ts'],
+    rules: {
+      'no-restricted-imports': forbid(
+        [...PRISMA, ...BROWSER, ...ENGINE],
+        'packages/shared holds contracts only: no Prisma, no Playwright.',
+        [{ name: 'zod', message: "Contracts import z from './zod.js' (safe strings for every field)." }],
       ),
     },
   },

@@ -11,6 +11,11 @@ export const PERSON_NAME_MAX_LENGTH = 128;
 export const PASSWORD_MIN_LENGTH = 9;
 export const PASSWORD_MIN_LETTERS = 4;
 export const PASSWORD_MIN_DIGITS = 4;
+/**
+ * Longest password accepted anywhere (sign-in included): argon2 hashes whatever it is given, and a
+ * 1 MB password cost 0.8 s of CPU per attempt. The specs give no maximum (docs/decisions.md).
+ */
+export const PASSWORD_MAX_LENGTH = 128;
 /** Remaining days at or below which login warns that the password will expire. */
 export const PASSWORD_EXPIRY_WARNING_DAYS = 14;
 

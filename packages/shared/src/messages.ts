@@ -1,3 +1,5 @@
+import { PASSWORD_MAX_LENGTH } from './constants.js';
+
 /**
  * Every user-facing text the specs give, exactly as given. The API returns these in error bodies and
  * the SPA shows them through i18n (apps/web/src/lib/i18n.ts builds its `en` bundle from MESSAGES).
@@ -44,6 +46,7 @@ export const MESSAGES = {
   'password.same.as.current': 'The new password must be different from the current one.',
   'password.change.required': 'Your password must be changed before you continue.',
   'password.server.error': 'There was an error on the server.',
+  'password.too.long': `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`,
 
   // Generic
   'error.unknown': 'Unknown Error. Please try to refresh the page ({{errorMessage}}).',
@@ -54,6 +57,7 @@ export const MESSAGES = {
   'error.unauthorized': 'Authentication required',
   'error.required': 'Required',
   'error.invalid.value': 'Invalid Value',
+  'error.unsafe.characters': 'This field contains characters that are not allowed.',
   'error.invalid.url': 'Invalid URL',
   'error.name.required': 'Name is required',
   'error.description.required': 'Description is required',

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { EMAIL_PATTERN, VIEWER_EMAIL_PATTERN, isPasswordValid } from './validation.js';
+import { EMAIL_PATTERN, VIEWER_EMAIL_PATTERN, isPasswordValid, isSafeText } from './validation.js';
+import { PASSWORD_MAX_LENGTH } from './constants.js';
+import { startExtractorRequestSchema } from './contracts/extractor.js';
 import { automationErrorName } from './error-codes.js';
 import { formatMessage } from './messages.js';
 
@@ -15,7 +17,30 @@ describe('password rule', () => {
     ['abcd_12345', 'underscore is a word character'],
     ['abcd 1234!', 'white space'],
     ['abcd1234+!', 'plus sign'],
+    ['abcd1234\u0000', 'NUL is not a special character'],
+    ['abcd1234\u200b', 'a zero-width space is not a special character'],
+    [`abcd1234!${'x'.repeat(PASSWORD_MAX_LENGTH)}`, 'over the length cap'],
   ])('refuses %s (%s)', (p) => expect(isPasswordValid(p)).toBe(false));
+});
+
+describe('safe text', () => {
+  it('refuses NUL and lone surrogates, keeps pairs and other characters', () => {
+    expect(isSafeText('plain, accentué, 银行, 🏦\ttab\nline')).toBe(true);
+    expect(isSafeText('a\u0000b')).toBe(false);
+    expect(isSafeText('\uD83C')).toBe(false);
+    expect(isSafeText('x\uDFE6')).toBe(false);
+    expect(isSafeText('\uDFE6\uD83C')).toBe(false);
+  });
+
+  it('holds for every string of the contracts, naming the field', () => {
+    const result = startExtractorRequestSchema.safeParse({ name: 'Bank\u0000', description: 'ok' });
+    expect(result.error?.issues).toEqual([
+      expect.objectContaining({
+        path: ['name'],
+        message: 'This field contains characters that are not allowed.',
+      }),
+    ]);
+  });
 });
 
 describe('e-mail patterns', () => {

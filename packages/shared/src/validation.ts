@@ -1,4 +1,9 @@
-import { PASSWORD_MIN_DIGITS, PASSWORD_MIN_LENGTH, PASSWORD_MIN_LETTERS } from './constants.js';
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_DIGITS,
+  PASSWORD_MIN_LENGTH,
+  PASSWORD_MIN_LETTERS,
+} from './constants.js';
 
 /** "Standard e-mail pattern" of the account screens. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -6,16 +11,29 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Navigator viewer e-mail: text, @, letters, dot, 2 to 3 letters (automation spec §5). */
 export const VIEWER_EMAIL_PATTERN = /^[^\s@]+@[A-Za-z]+(\.[A-Za-z]+)*\.[A-Za-z]{2,3}$/;
 
+/** A UTF-16 surrogate without its pair: a pair (an emoji) is one code point in a `u` regex. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Whether a string can be stored and shown as sent: no NUL (PostgreSQL text and jsonb cannot hold
+ * it) and no lone surrogate (not a character; it would be stored as U+FFFD, silently changed).
+ */
+export function isSafeText(value: string): boolean {
+  return !value.includes('\u0000') && !LONE_SURROGATE.test(value);
+}
+
 /**
  * The sign-up/change-password rule (data spec §5): at least 9 characters, 4 letters, 4 digits,
- * one special (non-word) character, no white space and no plus sign.
+ * one special (non-word) character, no white space and no plus sign. Control and other invisible
+ * characters (\p{C}: NUL, format, surrogates) are not the special character, and no password is
+ * longer than PASSWORD_MAX_LENGTH.
  */
 export function isPasswordValid(password: string): boolean {
-  if (password.length < PASSWORD_MIN_LENGTH) return false;
+  if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) return false;
   if (/\s/.test(password) || password.includes('+')) return false;
   const letters = password.match(/[A-Za-z]/g)?.length ?? 0;
   const digits = password.match(/[0-9]/g)?.length ?? 0;
-  const hasSpecial = /[^A-Za-z0-9_]/.test(password);
+  const hasSpecial = /[^A-Za-z0-9_\p{C}]/u.test(password);
   return letters >= PASSWORD_MIN_LETTERS && digits >= PASSWORD_MIN_DIGITS && hasSpecial;
 }
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod.js';
 import { ACTION_TYPES, ASK_MULTI_STEP_PHASES, EXTRACTOR_TYPES, type ActionType } from '../enums.js';
 import { pageElementAreaSchema } from './automation.js';
 

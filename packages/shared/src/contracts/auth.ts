@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { EMAIL_MAX_LENGTH, PERSON_NAME_MAX_LENGTH } from '../constants.js';
+import * as z from './zod.js';
+import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PERSON_NAME_MAX_LENGTH } from '../constants.js';
 import { MESSAGES } from '../messages.js';
 import { EMAIL_PATTERN, isBlank, isPasswordValid } from '../validation.js';
 
@@ -9,8 +9,15 @@ const emailField = z
   .max(EMAIL_MAX_LENGTH, MESSAGES['signup.email.invalid'])
   .regex(EMAIL_PATTERN, MESSAGES['signup.email.invalid']);
 
+/** Checked before anything else reads a password: hashing a huge one is a cheap denial of service. */
+const passwordLengthCap = {
+  message: MESSAGES['password.too.long'],
+  abort: true,
+} as const;
+
 const passwordRule = z
   .string({ error: MESSAGES['signup.password.rule'] })
+  .max(PASSWORD_MAX_LENGTH, passwordLengthCap)
   .refine(isPasswordValid, MESSAGES['signup.password.rule']);
 
 /** POST /auth */
@@ -20,6 +27,7 @@ export const loginRequestSchema = z.object({
     .refine((v) => !isBlank(v), MESSAGES['login.email.required']),
   password: z
     .string({ error: MESSAGES['login.password.required'] })
+    .max(PASSWORD_MAX_LENGTH, passwordLengthCap)
     .refine((v) => v.length > 0, MESSAGES['login.password.required']),
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
@@ -81,7 +89,7 @@ export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequestSchema>;
 
 /** PUT /user/password: the new password, typed twice on the screen and sent once. */
 export const changePasswordRequestSchema = z.object({
-  password: z.string({ error: MESSAGES['password.not.valid'] }),
+  password: z.string({ error: MESSAGES['password.not.valid'] }).max(PASSWORD_MAX_LENGTH, passwordLengthCap),
 });
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
 

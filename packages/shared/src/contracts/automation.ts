@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod.js';
 import { ACTION_TIMEOUT_MAX_MS, NUMBER_MASK_AFFIX_MAX_LENGTH, TEXT_FIELD_MAX_LENGTH } from '../constants.js';
 import {
   ACTION_TYPES,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod.js';
 import { TEXT_FIELD_MAX_LENGTH } from '../constants.js';
 import { ACTION_TYPES, ACTION_VALIDATIONS, EXTRACTOR_TYPES } from '../enums.js';
 import {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod.js';
 
 /** The one error body of the API: `{ message, code, field? }`. */
 export const errorResponseSchema = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod.js';
 import { DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH, VIEWER_EMAIL_MAX_LENGTH } from '../constants.js';
 import { EXTRACTOR_TYPES, RUN_STATUSES } from '../enums.js';
 import { MESSAGES } from '../messages.js';

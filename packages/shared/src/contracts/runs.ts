@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod.js';
 import { ACTION_TYPES, RUN_STATUSES, RUN_TRIGGERS } from '../enums.js';
 import { stepValueSchema } from './automation.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod.js';
 import { ACTION_TYPES, RUN_STATUSES } from '../enums.js';
 import { tokenParamSchema } from './auth.js';
 

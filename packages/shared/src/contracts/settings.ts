@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod.js';
 import { USER_SETTING_NAMES } from '../settings.js';
 
 export const settingParamSchema = z.object({ name: z.string().max(64) });

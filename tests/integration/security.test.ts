@@ -1,0 +1,97 @@
+import { describe, expect, inject, it } from 'vitest';
+import request from 'supertest';
+import { MESSAGES, PASSWORD_MAX_LENGTH } from '@pagewright/shared';
+import { GOOD_PASSWORD, createConfirmedUser, uniqueEmail } from '../support/accounts.js';
+
+/**
+ * Issue 10's API hardening, tried as an attacker would: over HTTP and WebSockets against the real
+ * stack.
+ */
+const apiUrl = inject('apiUrl');
+const mailUrl = inject('mailUrl');
+const api = () => request(apiUrl);
+const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+describe('Security 5: strings the database cannot hold are refused by the contract', () => {
+  const refusedFor = (field: string) => ({
+    code: 'VALIDATION_ERROR',
+    field,
+    message: MESSAGES['error.unsafe.characters'],
+  });
+
+  it('answers 400 naming the field for a NUL on sign-in, sign-up, forgot-password and extractor start', async () => {
+    const nulEmail = `nul\u0000${uniqueEmail('nul')}`;
+    const signIn = await api().post('/api/auth').send({ username: nulEmail, password: GOOD_PASSWORD });
+    expect([signIn.status, signIn.body]).toEqual([400, refusedFor('username')]);
+    const nulPassword = await api()
+      .post('/api/auth')
+      .send({ username: uniqueEmail('nul'), password: `${GOOD_PASSWORD}\u0000` });
+    expect([nulPassword.status, nulPassword.body]).toEqual([400, refusedFor('password')]);
+
+    const signUp = await api()
+      .post('/api/user')
+      .send({ username: nulEmail, password: GOOD_PASSWORD, firstName: 'Nul', lastName: 'Byte' });
+    expect([signUp.status, signUp.body]).toEqual([400, refusedFor('username')]);
+
+    const forgot = await api().put('/api/user/forgot').send({ username: nulEmail });
+    expect([forgot.status, forgot.body]).toEqual([400, refusedFor('username')]);
+
+    const user = await createConfirmedUser(apiUrl, mailUrl, 'nul-extractor');
+    const start = await api()
+      .post('/api/extractor/start')
+      .set(bearer(user.accessToken))
+      .send({ name: 'Bank\u0000', description: 'Statements', extractorType: 'EXTRACTOR' });
+    expect([start.status, start.body]).toEqual([400, refusedFor('name')]);
+  });
+
+  it('answers 400 naming the field for a lone UTF-16 surrogate', async () => {
+    const signUp = await api()
+      .post('/api/user')
+      .send({
+        username: uniqueEmail('surrogate'),
+        password: GOOD_PASSWORD,
+        firstName: 'Ada\uD800',
+        lastName: 'L',
+      });
+    expect([signUp.status, signUp.body]).toEqual([400, refusedFor('firstName')]);
+
+    const user = await createConfirmedUser(apiUrl, mailUrl, 'surrogate-extractor');
+    const start = await api()
+      .post('/api/extractor/start')
+      .set(bearer(user.accessToken))
+      .send({ name: 'Bank', description: '\uDC00 statements', extractorType: 'EXTRACTOR' });
+    expect([start.status, start.body]).toEqual([400, refusedFor('description')]);
+    // A surrogate pair (an emoji) is a character like any other.
+    await api()
+      .post('/api/extractor/start')
+      .set(bearer(user.accessToken))
+      .send({ name: 'Bank 🏦', description: 'Statements', extractorType: 'EXTRACTOR' })
+      .expect(201);
+  });
+
+  it('refuses a 1 MB password before any hashing, on sign-in, sign-up and password change', async () => {
+    const huge = `${GOOD_PASSWORD}${'x'.repeat(1_000_000)}`;
+    const tooLong = { code: 'VALIDATION_ERROR', field: 'password', message: MESSAGES['password.too.long'] };
+    const signIn = await api()
+      .post('/api/auth')
+      .send({ username: uniqueEmail('huge'), password: huge });
+    expect([signIn.status, signIn.body]).toEqual([400, tooLong]);
+    const signUp = await api()
+      .post('/api/user')
+      .send({ username: uniqueEmail('huge'), password: huge, firstName: 'Big', lastName: 'Word' });
+    expect([signUp.status, signUp.body]).toEqual([400, tooLong]);
+    const user = await createConfirmedUser(apiUrl, mailUrl, 'huge-change');
+    const change = await api()
+      .put('/api/user/password')
+      .set(bearer(user.accessToken))
+      .send({ password: huge });
+    expect([change.status, change.body]).toEqual([400, tooLong]);
+    // The cap itself is a password like any other.
+    const longest = `${GOOD_PASSWORD}${'y'.repeat(PASSWORD_MAX_LENGTH - GOOD_PASSWORD.length)}`;
+    await api()
+      .put('/api/user/password')
+      .set(bearer(user.accessToken))
+      .send({ password: longest })
+      .expect(200);
+  });
+});
