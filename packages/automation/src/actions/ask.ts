@@ -92,14 +92,14 @@ async function recaptchaView(widget: Locator, context: ActionContext): Promise<R
     // The widget's box in the viewport of `frame`. An iframe's document starts inside its border
     // and padding, which its picture includes: the box starts that far before the document.
     const box = await handle.evaluate((element, isFrame) => {
-      if (!isFrame) {
-        const rect = element.getBoundingClientRect();
-        return { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
-      }
+      // Through the prototype: a form's controls shadow its properties by name.
+      const rect = Element.prototype.getBoundingClientRect.call(element);
+      if (!isFrame) return { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
       const style = getComputedStyle(element);
-      const rect = element.getBoundingClientRect();
-      const left = element.clientLeft + parseFloat(style.paddingLeft);
-      const top = element.clientTop + parseFloat(style.paddingTop);
+      const clientLeft = Object.getOwnPropertyDescriptor(Element.prototype, 'clientLeft')?.get?.call(element);
+      const clientTop = Object.getOwnPropertyDescriptor(Element.prototype, 'clientTop')?.get?.call(element);
+      const left = Number(clientLeft) + parseFloat(style.paddingLeft);
+      const top = Number(clientTop) + parseFloat(style.paddingTop);
       return { x: -left, y: -top, width: rect.width, height: rect.height };
     }, inner !== null);
     const all = JSON.parse(await runPageProbe(frame, { mode: 'areas' })) as PageElementArea[];

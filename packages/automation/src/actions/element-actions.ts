@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import type { Locator } from 'playwright-core';
 import { AutomationError } from '../flow/automation-error.js';
 import { AUTOMATION_CODES, classifyError } from '../flow/classify-error.js';
@@ -38,10 +39,23 @@ export async function typeInto(
 /** The visible text of an element, or the value of a form field, trimmed. */
 export async function textOfElement(locator: Locator, timeout: number): Promise<string> {
   const text = await locator.evaluate(
-    (element: { tagName: string; value?: unknown; innerText?: string; textContent: string | null }) =>
-      ['INPUT', 'TEXTAREA', 'SELECT'].includes(element.tagName)
-        ? String(element.value ?? '')
-        : (element.innerText ?? element.textContent ?? ''),
+    (element: Element) => {
+      // Through the prototypes: a form's controls shadow its properties by name.
+      const localName: unknown = Object.getOwnPropertyDescriptor(Element.prototype, 'localName')?.get?.call(
+        element,
+      );
+      const namespace: unknown = Object.getOwnPropertyDescriptor(
+        Element.prototype,
+        'namespaceURI',
+      )?.get?.call(element);
+      const isHtml = namespace === 'http://www.w3.org/1999/xhtml';
+      if (isHtml && (localName === 'input' || localName === 'textarea' || localName === 'select'))
+        return String((element as HTMLInputElement).value ?? '');
+      const text: unknown = isHtml
+        ? Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'innerText')?.get?.call(element)
+        : Object.getOwnPropertyDescriptor(Node.prototype, 'textContent')?.get?.call(element);
+      return String(text ?? '');
+    },
     undefined,
     { timeout },
   );

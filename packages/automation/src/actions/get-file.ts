@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import type { Download, Locator, Request } from 'playwright-core';
 import { AutomationError } from '../flow/automation-error.js';
 import { AUTOMATION_CODES } from '../flow/classify-error.js';
@@ -22,10 +23,20 @@ export function fetchFileOfStep(context: ActionContext, url: string): Promise<Ke
 
 async function hrefOf(element: Locator, timeout: number): Promise<string | null> {
   return element.evaluate(
-    (node: {
-      closest(selector: string): { href?: string } | null;
-      querySelector(selector: string): { href?: string } | null;
-    }) => (node.closest('a[href]') ?? node.querySelector('a[href]'))?.href ?? null,
+    (node: Element) => {
+      // Through the prototypes: a form's controls shadow its properties by name.
+      const { closest, querySelector, getAttribute } = Element.prototype;
+      const link: Element | null = closest.call(node, 'a[href]') ?? querySelector.call(node, 'a[href]');
+      if (!link) return null;
+      // The href property's value: the attribute resolved against the document base.
+      const href = getAttribute.call(link, 'href') ?? '';
+      const base: unknown = Object.getOwnPropertyDescriptor(Node.prototype, 'baseURI')?.get?.call(link);
+      try {
+        return new URL(href, String(base)).href;
+      } catch {
+        return href;
+      }
+    },
     undefined,
     { timeout },
   );

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import type { Locator } from 'playwright-core';
 import type { StepValue, TableColumn, TableDefinition } from '@pagewright/shared';
 import { locateElement } from '../page/locate-element.js';
@@ -16,14 +17,6 @@ import {
 
 type Cell = string | number | null;
 
-interface CellNode {
-  innerText?: string;
-  textContent: string | null;
-  href?: string;
-  querySelector(selector: string): CellNode | null;
-  closest(selector: string): CellNode | null;
-}
-
 /**
  * One page.evaluate per page of the table: the text (or link) of each column in each row. A row
  * in which no column's element exists (a header row of th cells, a separator) is not a data row
@@ -32,19 +25,38 @@ interface CellNode {
 async function readRows(rows: Locator, columns: readonly TableColumn[]): Promise<string[][]> {
   const specs = columns.map((column) => ({ selector: column.selector, isFile: column.type === 'FILE' }));
   const read = await rows.evaluateAll(
-    (nodes: CellNode[], cellSpecs: { selector: string; isFile: boolean }[]) =>
-      nodes.map((row) =>
+    (nodes: Element[], cellSpecs: { selector: string; isFile: boolean }[]) => {
+      // Through the prototypes: a form's controls shadow its properties by name. No helper
+      // functions here: runners with esbuild's keepNames wrap them in a __name the page lacks.
+      const { querySelector, closest, getAttribute } = Element.prototype;
+      const namespaceOf = Object.getOwnPropertyDescriptor(Element.prototype, 'namespaceURI')?.get;
+      const innerTextOf = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'innerText')?.get;
+      const textContentOf = Object.getOwnPropertyDescriptor(Node.prototype, 'textContent')?.get;
+      const baseUriOf = Object.getOwnPropertyDescriptor(Node.prototype, 'baseURI')?.get;
+      return nodes.map((row) =>
         cellSpecs.map(({ selector, isFile }) => {
-          const cell = selector.trim() ? row.querySelector(selector) : row;
+          const cell: Element | null = selector.trim() ? querySelector.call(row, selector) : row;
           if (!cell) return null;
           if (isFile) {
-            // An anchor's href property is already absolute (resolved against the document base).
-            const link = cell.closest('a[href]') ?? cell.querySelector('a[href]');
-            return link?.href ?? cell.href ?? '';
+            const link: Element | null =
+              closest.call(cell, 'a[href]') ??
+              querySelector.call(cell, 'a[href]') ??
+              (getAttribute.call(cell, 'href') === null ? null : cell);
+            if (!link) return '';
+            // The href property's value: the attribute resolved against the document base.
+            const href = getAttribute.call(link, 'href') ?? '';
+            try {
+              return new URL(href, String(baseUriOf?.call(link))).href;
+            } catch {
+              return href;
+            }
           }
-          return (cell.innerText ?? cell.textContent ?? '').trim();
+          const isHtml = namespaceOf?.call(cell) === 'http://www.w3.org/1999/xhtml';
+          const text: unknown = isHtml ? innerTextOf?.call(cell) : textContentOf?.call(cell);
+          return String(text ?? '').trim();
         }),
-      ),
+      );
+    },
     specs,
   );
   return read
@@ -66,10 +78,15 @@ function typedCell(text: string, column: TableColumn): Cell {
 async function isUsable(element: Locator): Promise<boolean> {
   try {
     const isDisabled = await element.evaluate(
-      (node: { getAttribute(name: string): string | null; hasAttribute(name: string): boolean }) =>
-        node.hasAttribute('disabled') ||
-        node.getAttribute('aria-disabled') === 'true' ||
-        /(^|\s)disabled(\s|$)/u.test(node.getAttribute('class') ?? ''),
+      (node: Element) => {
+        // Through the prototype: a form's controls shadow its properties by name.
+        const { getAttribute } = Element.prototype;
+        return (
+          getAttribute.call(node, 'disabled') !== null ||
+          getAttribute.call(node, 'aria-disabled') === 'true' ||
+          /(^|\s)disabled(\s|$)/u.test(getAttribute.call(node, 'class') ?? '')
+        );
+      },
       undefined,
       { timeout: 1_000 },
     );

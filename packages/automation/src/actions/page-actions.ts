@@ -41,11 +41,13 @@ export async function end(): Promise<ActionOutcome> {
   return { value: NONE, stop: 'END' };
 }
 
+/** SCROLL_BOTTOM reads documentElement through the prototype: a named image or form shadows it. */
 const SCROLLS = {
   SCROLL_UP: 'window.scrollBy(0, -window.innerHeight)',
   SCROLL_DOWN: 'window.scrollBy(0, window.innerHeight)',
   SCROLL_TOP: 'window.scrollTo(0, 0)',
-  SCROLL_BOTTOM: 'window.scrollTo(0, document.documentElement.scrollHeight)',
+  SCROLL_BOTTOM:
+    'window.scrollTo(0, Object.getOwnPropertyDescriptor(Document.prototype, "documentElement").get.call(document).scrollHeight)',
 } as const;
 
 export async function scroll(context: ActionContext): Promise<ActionOutcome> {

@@ -53,6 +53,7 @@ export interface ProbedArea {
 
 export function pageProbe(request: ProbeRequest): string {
   const XHTML = 'http://www.w3.org/1999/xhtml';
+  const SVG = 'http://www.w3.org/2000/svg';
   const TEXT_CAP = 200;
   const SELECT_OPTIONS_MAX = 500;
   const FALLBACK_TEXT_MAX = 80;
@@ -98,131 +99,266 @@ export function pageProbe(request: ProbeRequest): string {
     submit: 'button',
     file: 'button',
   };
+  const LABELABLE_TAGS = ['input', 'select', 'textarea', 'button', 'meter', 'output', 'progress'];
   const ROLE_CANDIDATES = 'a[href], button, input, textarea, select, [role]';
   const SKIPPED_TAGS = ['script', 'style', 'noscript', 'template', 'head'];
   const DOWNLOAD_PATH = /\.(pdf|csv|xlsx?|docx?|zip|txt|json|xml|ofx|qfx|qif)$/i;
+
+  // The page's names can shadow the DOM's: a form's controls are its properties by name
+  // (`form.id` is <input name="id">, `form.children` is <input name="children">) and named images
+  // and forms are properties of the document. So the probe reads nodes only through the
+  // prototypes' own getters and methods, captured here before it reads anything. Each getter has
+  // a wrapper of its own: one shared wrapper would make its call site megamorphic, and slow.
+  const getter = (prototype: object, name: string): ((this: Node) => unknown) => {
+    const read = Object.getOwnPropertyDescriptor(prototype, name)?.get;
+    if (!read) throw new TypeError(`page probe: no ${name} getter`);
+    return read;
+  };
+  const get = {
+    nodeType: getter(Node.prototype, 'nodeType'),
+    parentNode: getter(Node.prototype, 'parentNode'),
+    childNodes: getter(Node.prototype, 'childNodes'),
+    textContent: getter(Node.prototype, 'textContent'),
+    ownerDocument: getter(Node.prototype, 'ownerDocument'),
+    baseURI: getter(Node.prototype, 'baseURI'),
+    localName: getter(Element.prototype, 'localName'),
+    namespaceURI: getter(Element.prototype, 'namespaceURI'),
+    shadowRoot: getter(Element.prototype, 'shadowRoot'),
+    attributes: getter(Element.prototype, 'attributes'),
+    outerHTML: getter(Element.prototype, 'outerHTML'),
+    elementChildren: getter(Element.prototype, 'children'),
+    documentChildren: getter(Document.prototype, 'children'),
+    fragmentChildren: getter(DocumentFragment.prototype, 'children'),
+    host: getter(ShadowRoot.prototype, 'host'),
+    defaultView: getter(Document.prototype, 'defaultView'),
+    documentElement: getter(Document.prototype, 'documentElement'),
+    doctype: getter(Document.prototype, 'doctype'),
+    isContentEditable: getter(HTMLElement.prototype, 'isContentEditable'),
+    htmlOnclick: getter(HTMLElement.prototype, 'onclick'),
+    svgOnclick: getter(SVGElement.prototype, 'onclick'),
+  };
+  const nodeTypeOf = (node: Node): number => get.nodeType.call(node) as number;
+  const parentNodeOf = (node: Node): Node | null => get.parentNode.call(node) as Node | null;
+  const childNodesOf = (node: Node): NodeListOf<ChildNode> =>
+    get.childNodes.call(node) as NodeListOf<ChildNode>;
+  const textOf = (node: Node): string | null => get.textContent.call(node) as string | null;
+  const ownerDocumentOf = (node: Node): Document => get.ownerDocument.call(node) as Document;
+  const baseUriOf = (node: Node): string => get.baseURI.call(node) as string;
+  const localNameOf = (el: Element): string => get.localName.call(el) as string;
+  const namespaceOf = (el: Element): string | null => get.namespaceURI.call(el) as string | null;
+  const shadowRootOf = (el: Element): ShadowRoot | null => get.shadowRoot.call(el) as ShadowRoot | null;
+  const attributesOf = (el: Element): NamedNodeMap => get.attributes.call(el) as NamedNodeMap;
+  const outerHtmlOf = (el: Element): string => get.outerHTML.call(el) as string;
+  const hostOf = (root: ShadowRoot): Element => get.host.call(root) as Element;
+  const defaultViewOf = (doc: Document): Window | null => get.defaultView.call(doc) as Window | null;
+  const documentElementOf = (doc: Document): Element | null =>
+    get.documentElement.call(doc) as Element | null;
+  const doctypeOf = (doc: Document): DocumentType | null => get.doctype.call(doc) as DocumentType | null;
+  const isContentEditableOf = (el: Element): boolean => get.isContentEditable.call(el) as boolean;
+  const htmlOnclickOf = (el: Element): unknown => get.htmlOnclick.call(el);
+  const svgOnclickOf = (el: Element): unknown => get.svgOnclick.call(el);
+  const { getRootNode, cloneNode, removeChild } = Node.prototype;
+  const { getAttribute, hasAttribute, removeAttribute, remove, closest, getBoundingClientRect } =
+    Element.prototype;
+  const getAttr = (el: Element, name: string): string | null => getAttribute.call(el, name);
+  const hasAttr = (el: Element, name: string): boolean => hasAttribute.call(el, name);
+  const closestOf = (el: Element, selector: string): Element | null => closest.call(el, selector);
+  const boxOf = (el: Element): DOMRect => getBoundingClientRect.call(el);
+  const { createTreeWalker } = Document.prototype;
+  const documentElementFromPoint = Document.prototype.elementFromPoint;
+  const shadowElementFromPoint = ShadowRoot.prototype.elementFromPoint;
+  // children, querySelectorAll and getElementById live on each ParentNode kind's prototype.
+  const queryAllBy = new Map<number, (selectors: string) => NodeListOf<Element>>([
+    [1, Element.prototype.querySelectorAll],
+    [9, Document.prototype.querySelectorAll],
+    [11, DocumentFragment.prototype.querySelectorAll],
+  ]);
+  const byIdBy = new Map<number, (id: string) => Element | null>([
+    [9, Document.prototype.getElementById],
+    [11, DocumentFragment.prototype.getElementById],
+  ]);
+  const queryAll = (root: Node, selector: string): Element[] => {
+    const query = queryAllBy.get(nodeTypeOf(root));
+    return query ? Array.from(query.call(root, selector)) : [];
+  };
+  const elementById = (root: Node, id: string): Element | null => {
+    const byId = byIdBy.get(nodeTypeOf(root));
+    return byId ? byId.call(root, id) : null;
+  };
 
   const normalize = (text: string | null | undefined): string => (text ?? '').replace(/\s+/g, ' ').trim();
   const round = (value: number): number => Math.round(value * 100) / 100;
   const cssString = (value: string): string =>
     '"' + value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\a ') + '"';
-  const isShadowRoot = (node: Node): node is ShadowRoot => node.nodeType === 11 && 'host' in node;
-  const inputType = (el: Element): string => (el.getAttribute('type') ?? '').toLowerCase();
+  const isShadowRoot = (node: Node): node is ShadowRoot => nodeTypeOf(node) === 11 && 'host' in node;
+  const inputType = (el: Element): string => (getAttr(el, 'type') ?? '').toLowerCase();
+  const elementChildrenOf = (parent: Node): Element[] => {
+    const type = nodeTypeOf(parent);
+    const children =
+      type === 1
+        ? get.elementChildren.call(parent)
+        : type === 9
+          ? get.documentChildren.call(parent)
+          : type === 11
+            ? get.fragmentChildren.call(parent)
+            : null;
+    return children ? Array.from(children as HTMLCollection) : [];
+  };
+  const typeKeyOf = (el: Element): string => `${namespaceOf(el)} ${localNameOf(el)}`;
 
-  /** What Playwright's css engine sees: the light tree plus every open shadow root below it. */
+  /** What Playwright's css engine sees: the tree below `root` plus every open shadow root in it. */
   const deepQueryAll = (root: Document | ShadowRoot | Element, selector: string): Element[] => {
     const found: Element[] = [];
-    const visit = (node: Document | ShadowRoot | Element): void => {
-      for (const el of node.querySelectorAll(selector)) found.push(el);
-      for (const el of node.querySelectorAll('*')) if (el.shadowRoot) visit(el.shadowRoot);
-      if (node.nodeType === 1 && (node as Element).shadowRoot)
-        visit((node as Element).shadowRoot as ShadowRoot);
+    const visit = (node: Node): void => {
+      for (const el of queryAll(node, selector)) found.push(el);
+      for (const el of queryAll(node, '*')) {
+        const shadow = shadowRootOf(el);
+        if (shadow) visit(shadow);
+      }
     };
     visit(root);
+    const rootShadow = nodeTypeOf(root) === 1 ? shadowRootOf(root as Element) : null;
+    if (rootShadow) visit(rootShadow);
     return found;
   };
   const deepCount = (root: Document | ShadowRoot | Element, selector: string): number =>
     deepQueryAll(root, selector).length;
 
   const styleOf = (el: Element): CSSStyleDeclaration | null =>
-    el.ownerDocument.defaultView ? el.ownerDocument.defaultView.getComputedStyle(el) : null;
+    defaultViewOf(ownerDocumentOf(el))?.getComputedStyle(el) ?? null;
   const isVisible = (el: Element): boolean => {
-    const rect = el.getBoundingClientRect();
+    const rect = boxOf(el);
     if (rect.width <= 0 || rect.height <= 0) return false;
     const style = styleOf(el);
     return !style || (style.visibility !== 'hidden' && style.visibility !== 'collapse');
   };
+  const hasClickHandler = (el: Element): boolean => {
+    const namespace = namespaceOf(el);
+    const handler = namespace === XHTML ? htmlOnclickOf(el) : namespace === SVG ? svgOnclickOf(el) : null;
+    return typeof handler === 'function';
+  };
 
   const classify = (el: Element): ElementType => {
-    const tag = el.localName;
+    const tag = localNameOf(el);
     if (tag === 'input') {
       const type = inputType(el);
       if (type === 'password') return 'INPUTABLE_PASSWORD';
       if (TEXT_INPUT_TYPES.includes(type)) return 'INPUTABLE_TEXT';
       return type === 'hidden' ? 'OTHER' : 'CLICKABLE';
     }
-    if (tag === 'textarea' || (el as HTMLElement).isContentEditable) return 'INPUTABLE_TEXT';
+    if (tag === 'textarea' || (namespaceOf(el) === XHTML && isContentEditableOf(el))) return 'INPUTABLE_TEXT';
     if (tag === 'select') return 'SELECT';
     if (tag === 'a' || tag === 'button' || tag === 'summary') return 'CLICKABLE';
-    if (CLICKABLE_ROLES.includes((el.getAttribute('role') ?? '').toLowerCase())) return 'CLICKABLE';
-    if (el.hasAttribute('onclick') || typeof (el as HTMLElement).onclick === 'function') return 'CLICKABLE';
+    if (CLICKABLE_ROLES.includes((getAttr(el, 'role') ?? '').toLowerCase())) return 'CLICKABLE';
+    if (hasAttr(el, 'onclick') || hasClickHandler(el)) return 'CLICKABLE';
     return styleOf(el)?.cursor === 'pointer' ? 'CLICKABLE' : 'OTHER';
   };
 
-  const siblingsOf = (el: Element): Element[] => {
-    const parent = el.parentElement ?? (el.parentNode as ParentNode | null);
-    return parent ? Array.from(parent.children) : [el];
-  };
-  const nthOfTypeSegment = (el: Element): string => {
-    const sameType = siblingsOf(el).filter(
-      (s) => s.localName === el.localName && s.namespaceURI === el.namespaceURI,
-    );
-    const tag = CSS.escape(el.localName);
-    return sameType.length > 1 ? `${tag}:nth-of-type(${sameType.indexOf(el) + 1})` : tag;
-  };
-
-  /** A path of tag:nth-of-type steps, shortened at the first ancestor whose id is unique in `scope`. */
-  const pathSelector = (el: Element, scope: Document | Element): string => {
-    const parts: string[] = [];
-    for (let current: Element | null = el; current; current = current.parentElement) {
-      if (current.id && deepCount(scope, '#' + CSS.escape(current.id)) === 1) {
-        parts.unshift('#' + CSS.escape(current.id));
-        break;
+  // One way to describe an element, shared by the element areas and element-at-point, so the
+  // outlined element and the picked one always carry the same selector. An element's selector is
+  // "#id" when its id is unique in its document (shadow roots included, as Playwright's css engine
+  // sees them), else its parent's selector, " > " and its tag (with :nth-of-type when the tag
+  // repeats among its siblings). The parent of an element heading an open shadow root is the
+  // host: Playwright's css engine lets ">" step from a shadow root's child to its host.
+  const positions = new Map<Node, Map<Element, { index: number; total: number }>>();
+  const positionOf = (el: Element): { index: number; total: number } => {
+    const parent = parentNodeOf(el);
+    if (!parent) return { index: 1, total: 1 };
+    let known = positions.get(parent);
+    if (!known) {
+      const siblings = new Map<Element, { index: number; total: number }>();
+      const counts = new Map<string, number>();
+      for (const sibling of elementChildrenOf(parent)) {
+        const key = typeKeyOf(sibling);
+        const index = (counts.get(key) ?? 0) + 1;
+        counts.set(key, index);
+        siblings.set(sibling, { index, total: 0 });
       }
-      parts.unshift(nthOfTypeSegment(current));
+      for (const [sibling, position] of siblings) position.total = counts.get(typeKeyOf(sibling)) ?? 1;
+      positions.set(parent, siblings);
+      known = siblings;
     }
-    return parts.join(' > ');
+    return known.get(el) ?? { index: 1, total: 1 };
   };
-
-  /**
-   * A CSS selector Playwright resolves to `el`. Inside shadow DOM it is "<host selector> <inner>",
-   * relying on Playwright's css engine piercing open shadow roots; <inner> is unique within the host.
-   */
-  const uniqueSelector = (el: Element): string => {
-    const root = el.getRootNode();
-    if (!isShadowRoot(root)) return pathSelector(el, root as Document);
-    const host = root.host;
-    const hostSelector = uniqueSelector(host);
-    const name = el.getAttribute('name');
-    if (!el.id && name) {
-      const byName = `${CSS.escape(el.localName)}[name=${cssString(name)}]`;
-      if (deepCount(host, byName) === 1) return `${hostSelector} ${byName}`;
+  const idCountsByDocument = new Map<Document, Map<string, number>>();
+  const isUniqueId = (el: Element, id: string): boolean => {
+    const doc = ownerDocumentOf(el);
+    let counts = idCountsByDocument.get(doc);
+    if (!counts) {
+      counts = new Map<string, number>();
+      for (const withId of deepQueryAll(doc, '[id]')) {
+        const value = getAttr(withId, 'id') ?? '';
+        counts.set(value, (counts.get(value) ?? 0) + 1);
+      }
+      idCountsByDocument.set(doc, counts);
     }
-    return `${hostSelector} ${pathSelector(el, host)}`;
+    return counts.get(id) === 1;
   };
-
+  const selectors = new Map<Element, string>();
+  const selectorOf = (el: Element): string => {
+    const known = selectors.get(el);
+    if (known !== undefined) return known;
+    const id = getAttr(el, 'id');
+    let selector: string;
+    if (id && isUniqueId(el, id)) {
+      selector = '#' + CSS.escape(id);
+    } else {
+      const tag = CSS.escape(localNameOf(el));
+      const { index, total } = positionOf(el);
+      const segment = total > 1 ? `${tag}:nth-of-type(${index})` : tag;
+      const parent = parentNodeOf(el);
+      const parentElement = !parent
+        ? null
+        : nodeTypeOf(parent) === 1
+          ? (parent as Element)
+          : isShadowRoot(parent)
+            ? hostOf(parent)
+            : null;
+      selector = parentElement ? `${selectorOf(parentElement)} > ${segment}` : segment;
+    }
+    selectors.set(el, selector);
+    return selector;
+  };
+  /** Absolute XPath within the element's document; null inside shadow DOM (XPath cannot pierce it). */
+  const xpaths = new Map<Element, string | null>();
   const xpathOf = (el: Element): string | null => {
-    if (isShadowRoot(el.getRootNode())) return null;
-    const steps: string[] = [];
-    for (let current: Element | null = el; current; current = current.parentElement) {
-      const step = current.namespaceURI === XHTML ? current.localName : `*[name()="${current.localName}"]`;
-      const sameName = siblingsOf(current).filter(
-        (s) => s.localName === current?.localName && s.namespaceURI === current.namespaceURI,
-      );
-      steps.unshift(sameName.length > 1 ? `${step}[${sameName.indexOf(current) + 1}]` : step);
+    const known = xpaths.get(el);
+    if (known !== undefined) return known;
+    const parent = parentNodeOf(el);
+    let xpath: string | null = null;
+    if (parent && (nodeTypeOf(parent) === 1 || nodeTypeOf(parent) === 9)) {
+      const parentXpath = nodeTypeOf(parent) === 1 ? xpathOf(parent as Element) : '';
+      if (parentXpath !== null) {
+        const tag = localNameOf(el);
+        const step = namespaceOf(el) === XHTML ? tag : `*[name()="${tag}"]`;
+        const { index, total } = positionOf(el);
+        xpath = `${parentXpath}/${step}${total > 1 ? `[${index}]` : ''}`;
+      }
     }
-    return '/' + steps.join('/');
+    xpaths.set(el, xpath);
+    return xpath;
   };
 
   const labelTexts = (el: Element): string[] => {
+    if (namespaceOf(el) !== XHTML || !LABELABLE_TAGS.includes(localNameOf(el))) return [];
     const labels = (el as HTMLInputElement).labels;
-    return labels ? Array.from(labels, (label) => normalize(label.textContent)).filter(Boolean) : [];
+    return labels ? Array.from(labels, (label) => normalize(textOf(label))).filter(Boolean) : [];
   };
 
   const roleOf = (el: Element): string | null => {
-    const explicit = (el.getAttribute('role') ?? '').trim().toLowerCase().split(/\s+/)[0];
+    const explicit = (getAttr(el, 'role') ?? '').trim().toLowerCase().split(/\s+/)[0];
     if (explicit) return explicit;
-    const tag = el.localName;
-    if (tag === 'a') return el.hasAttribute('href') ? 'link' : null;
+    const tag = localNameOf(el);
+    if (tag === 'a') return hasAttr(el, 'href') ? 'link' : null;
     if (tag === 'button') return 'button';
     if (tag === 'textarea') return 'textbox';
     if (tag === 'select') {
-      return el.hasAttribute('multiple') || Number(el.getAttribute('size')) > 1 ? 'listbox' : 'combobox';
+      return hasAttr(el, 'multiple') || Number(getAttr(el, 'size')) > 1 ? 'listbox' : 'combobox';
     }
     if (tag !== 'input') return null;
     const type = inputType(el);
     if (['', 'text', 'email', 'tel', 'url', 'search'].includes(type)) {
-      if (el.getAttribute('list')) return 'combobox';
+      if (getAttr(el, 'list')) return 'combobox';
       return type === 'search' ? 'searchbox' : 'textbox';
     }
     if (type === 'hidden') return null;
@@ -230,44 +366,46 @@ export function pageProbe(request: ProbeRequest): string {
   };
 
   const accessibleName = (el: Element): string => {
-    const labelledBy = normalize(el.getAttribute('aria-labelledby'));
+    const labelledBy = normalize(getAttr(el, 'aria-labelledby'));
     if (labelledBy) {
-      const doc = el.ownerDocument;
+      const root = getRootNode.call(el);
       const text = normalize(
         labelledBy
           .split(' ')
-          .map((id) => doc.getElementById(id)?.textContent ?? '')
+          .map((id) => {
+            const labelling = elementById(root, id);
+            return labelling ? (textOf(labelling) ?? '') : '';
+          })
           .join(' '),
       );
       if (text) return text;
     }
-    const ariaLabel = normalize(el.getAttribute('aria-label'));
+    const ariaLabel = normalize(getAttr(el, 'aria-label'));
     if (ariaLabel) return ariaLabel;
-    const tag = el.localName;
+    const tag = localNameOf(el);
     if (tag === 'input') {
       const type = inputType(el);
       if (type === 'submit' || type === 'reset' || type === 'button') {
-        const value = normalize(el.getAttribute('value'));
+        const value = normalize(getAttr(el, 'value'));
         if (value || type === 'button') return value;
         return type === 'submit' ? 'Submit' : 'Reset';
       }
-      if (type === 'image') return normalize(el.getAttribute('alt'));
+      if (type === 'image') return normalize(getAttr(el, 'alt'));
     }
     if (tag === 'input' || tag === 'select' || tag === 'textarea') {
       const labels = labelTexts(el);
       if (labels.length > 0) return labels.join(' ');
-      return normalize(el.getAttribute('title')) || normalize(el.getAttribute('placeholder'));
+      return normalize(getAttr(el, 'title')) || normalize(getAttr(el, 'placeholder'));
     }
-    return normalize(el.textContent) || normalize(el.getAttribute('title'));
+    return normalize(textOf(el)) || normalize(getAttr(el, 'title'));
   };
 
   const fallbacksFor = (el: Element, selector: string, xpath: string | null): FallbackLocator[] => {
-    const doc = el.ownerDocument;
-    const tag = el.localName;
+    const doc = ownerDocumentOf(el);
+    const tag = localNameOf(el);
     const fallbacks: FallbackLocator[] = [];
 
-    const testId =
-      el.getAttribute('data-testid') ?? el.getAttribute('data-test') ?? el.getAttribute('data-qa');
+    const testId = getAttr(el, 'data-testid') ?? getAttr(el, 'data-test') ?? getAttr(el, 'data-qa');
     if (testId) {
       const quoted = cssString(testId);
       if (deepCount(doc, `[data-testid=${quoted}],[data-test=${quoted}],[data-qa=${quoted}]`) === 1) {
@@ -275,8 +413,8 @@ export function pageProbe(request: ProbeRequest): string {
       }
     }
 
-    if (el.id && deepCount(doc, `[id=${cssString(el.id)}]`) === 1)
-      fallbacks.push({ kind: 'id', value: el.id });
+    const id = getAttr(el, 'id');
+    if (id && deepCount(doc, `[id=${cssString(id)}]`) === 1) fallbacks.push({ kind: 'id', value: id });
 
     const role = roleOf(el);
     const name = accessibleName(el);
@@ -288,22 +426,22 @@ export function pageProbe(request: ProbeRequest): string {
       if (sameRoleAndName.length === 1) fallbacks.push({ kind: 'role', role, name });
     }
 
-    const label = labelTexts(el)[0] ?? normalize(el.getAttribute('aria-label'));
+    const label = labelTexts(el)[0] ?? normalize(getAttr(el, 'aria-label'));
     if (label) {
       const sameLabel = deepQueryAll(
         doc,
         'input, select, textarea, button, meter, output, progress, [aria-label]',
       ).filter(
         (candidate) =>
-          labelTexts(candidate).includes(label) || normalize(candidate.getAttribute('aria-label')) === label,
+          labelTexts(candidate).includes(label) || normalize(getAttr(candidate, 'aria-label')) === label,
       );
       if (sameLabel.length === 1) fallbacks.push({ kind: 'label', value: label });
     }
 
-    const text = normalize(el.textContent);
+    const text = normalize(textOf(el));
     if (classify(el) === 'CLICKABLE' && text && text.length <= FALLBACK_TEXT_MAX) {
       const sameText = deepQueryAll(doc, CSS.escape(tag)).filter(
-        (candidate) => normalize(candidate.textContent) === text,
+        (candidate) => normalize(textOf(candidate)) === text,
       );
       if (sameText.length === 1) fallbacks.push({ kind: 'text', value: text, tagName: tag });
     }
@@ -314,7 +452,7 @@ export function pageProbe(request: ProbeRequest): string {
       stable.push('value');
     }
     for (const attribute of stable) {
-      const value = el.getAttribute(attribute);
+      const value = getAttr(el, attribute);
       if (value !== null && value !== '') attributes[attribute] = value;
     }
     if (Object.keys(attributes).length > 0) {
@@ -333,11 +471,13 @@ export function pageProbe(request: ProbeRequest): string {
   };
 
   const isDownloadLink = (el: Element): boolean => {
-    const link = el.closest('a[href]');
+    const link = closestOf(el, 'a[href]');
     if (!link) return false;
-    if (link.hasAttribute('download')) return true;
+    if (hasAttr(link, 'download')) return true;
     try {
-      return DOWNLOAD_PATH.test(new URL(link.getAttribute('href') ?? '', el.ownerDocument.baseURI).pathname);
+      return DOWNLOAD_PATH.test(
+        new URL(getAttr(link, 'href') ?? '', baseUriOf(ownerDocumentOf(el))).pathname,
+      );
     } catch {
       return false;
     }
@@ -350,23 +490,24 @@ export function pageProbe(request: ProbeRequest): string {
     const framePath: string[] = [];
     let el: Element | null;
     for (;;) {
-      el = doc.elementFromPoint(x - offsetX, y - offsetY);
+      el = documentElementFromPoint.call(doc, x - offsetX, y - offsetY);
       if (!el) return { kind: 'none' };
-      while (el.shadowRoot) {
-        const inner: Element | null = el.shadowRoot.elementFromPoint(x - offsetX, y - offsetY);
+      for (let shadow = shadowRootOf(el); shadow; shadow = shadowRootOf(el)) {
+        const inner: Element | null = shadowElementFromPoint.call(shadow, x - offsetX, y - offsetY);
         if (!inner || inner === el) break;
         el = inner;
       }
-      if (el.localName !== 'iframe' && el.localName !== 'frame') break;
+      const tag = localNameOf(el);
+      if (tag !== 'iframe' && tag !== 'frame') break;
       const frameElement = el as HTMLIFrameElement;
-      const rect = frameElement.getBoundingClientRect();
+      const rect = boxOf(frameElement);
       const style = styleOf(frameElement);
       const contentX = rect.left + frameElement.clientLeft + parseFloat(style?.paddingLeft ?? '0');
       const contentY = rect.top + frameElement.clientTop + parseFloat(style?.paddingTop ?? '0');
-      framePath.push(uniqueSelector(frameElement));
+      framePath.push(selectorOf(frameElement));
       // contentDocument is null for a cross-origin frame.
       const childDoc = frameElement.contentDocument;
-      if (!childDoc?.documentElement) {
+      if (!childDoc || !documentElementOf(childDoc)) {
         return {
           kind: 'frame',
           framePath,
@@ -385,19 +526,21 @@ export function pageProbe(request: ProbeRequest): string {
     let element = deepest;
     if (classify(deepest) === 'OTHER') {
       element =
-        deepest.closest(
+        closestOf(
+          deepest,
           'a[href], button, [role="button"], [role="link"], [role="menuitem"], [role="tab"], summary',
         ) ?? deepest;
     }
-    const selector = uniqueSelector(element);
+    const selector = selectorOf(element);
     const xpath = xpathOf(element);
-    const rect = element.getBoundingClientRect();
+    const rect = boxOf(element);
+    const tagName = localNameOf(element);
     return {
       kind: 'element',
       element: {
         type: classify(element),
-        tagName: element.localName,
-        textContent: normalize(element.textContent).slice(0, TEXT_CAP),
+        tagName,
+        textContent: normalize(textOf(element)).slice(0, TEXT_CAP),
         box: {
           x: round(rect.left + offsetX),
           y: round(rect.top + offsetY),
@@ -409,7 +552,7 @@ export function pageProbe(request: ProbeRequest): string {
         framePath,
         fallbacks: fallbacksFor(element, selector, xpath),
         isDownloadLink: isDownloadLink(element),
-        ...(element.localName === 'select'
+        ...(tagName === 'select' && namespaceOf(element) === XHTML
           ? {
               selectOptions: Array.from((element as HTMLSelectElement).options)
                 .slice(0, SELECT_OPTIONS_MAX)
@@ -424,48 +567,20 @@ export function pageProbe(request: ProbeRequest): string {
   };
 
   const areas = (): ProbedArea[] => {
-    const idCounts = new Map<string, number>();
-    for (const el of deepQueryAll(document, '[id]')) idCounts.set(el.id, (idCounts.get(el.id) ?? 0) + 1);
     const found: ProbedArea[] = [];
     // Returns whether the subtree holds a link, so containsHref costs one pass.
-    const visitChildren = (
-      parent: ParentNode,
-      parentAreaId: number | null,
-      parentSelector: string,
-      parentXpath: string,
-    ): boolean => {
-      const children = Array.from(parent.children);
-      const totals = new Map<string, number>();
-      for (const child of children) {
-        const key = `${child.namespaceURI} ${child.localName}`;
-        totals.set(key, (totals.get(key) ?? 0) + 1);
-      }
-      const seen = new Map<string, number>();
+    const visitChildren = (parent: Node, parentAreaId: number | null): boolean => {
       let subtreeHasHref = false;
-      for (const child of children) {
-        const key = `${child.namespaceURI} ${child.localName}`;
-        const index = (seen.get(key) ?? 0) + 1;
-        seen.set(key, index);
-        const tag = child.localName;
+      for (const child of elementChildrenOf(parent)) {
+        const tag = localNameOf(child);
         if (SKIPPED_TAGS.includes(tag)) continue;
-        const isRepeated = (totals.get(key) ?? 0) > 1;
-        const segment = isRepeated ? `${CSS.escape(tag)}:nth-of-type(${index})` : CSS.escape(tag);
-        const selector =
-          child.id && idCounts.get(child.id) === 1
-            ? '#' + CSS.escape(child.id)
-            : parentSelector
-              ? `${parentSelector} > ${segment}`
-              : segment;
-        const step = child.namespaceURI === XHTML ? tag : `*[name()="${tag}"]`;
-        const xpath = `${parentXpath}/${step}${isRepeated ? `[${index}]` : ''}`;
-
         let area: ProbedArea | null = null;
         if (isVisible(child)) {
-          const rect = child.getBoundingClientRect();
+          const rect = boxOf(child);
           const ownText = normalize(
-            Array.from(child.childNodes)
-              .filter((node) => node.nodeType === 3)
-              .map((node) => node.textContent)
+            Array.from(childNodesOf(child))
+              .filter((node) => nodeTypeOf(node) === 3)
+              .map((node) => textOf(node))
               .join(' '),
           ).slice(0, TEXT_CAP);
           area = {
@@ -475,8 +590,8 @@ export function pageProbe(request: ProbeRequest): string {
             y: round(rect.top),
             width: round(rect.width),
             height: round(rect.height),
-            selector,
-            xpath,
+            selector: selectorOf(child),
+            xpath: xpathOf(child) ?? '',
             textContent: ownText,
             hasText: ownText.length > 0,
             containsHref: false,
@@ -484,33 +599,39 @@ export function pageProbe(request: ProbeRequest): string {
           };
           found.push(area);
         }
-        const hasHref = (tag === 'a' || tag === 'area') && child.hasAttribute('href');
-        const descendantsHaveHref = visitChildren(child, area ? area.id : parentAreaId, selector, xpath);
+        const areaId = area ? area.id : parentAreaId;
+        const hasHref = (tag === 'a' || tag === 'area') && hasAttr(child, 'href');
+        const descendantsHaveHref = visitChildren(child, areaId);
         if (area) area.containsHref = hasHref || descendantsHaveHref;
         subtreeHasHref = subtreeHasHref || hasHref || descendantsHaveHref;
       }
       return subtreeHasHref;
     };
-    visitChildren(document, null, '', '');
+    visitChildren(document, null);
     return found;
   };
 
   const normalizedHtml = (maxLength: number): string => {
-    const clone = document.documentElement.cloneNode(true) as Element;
-    for (const el of clone.querySelectorAll('script, style, noscript, link[rel~="stylesheet"]')) el.remove();
-    const walker = document.createTreeWalker(clone, NodeFilter.SHOW_COMMENT);
+    const root = documentElementOf(document);
+    if (!root) return '';
+    const clone = cloneNode.call(root, true) as Element;
+    for (const el of queryAll(clone, 'script, style, noscript, link[rel~="stylesheet"]')) remove.call(el);
+    const walker = createTreeWalker.call(document, clone, NodeFilter.SHOW_COMMENT);
     const comments: Node[] = [];
     while (walker.nextNode()) comments.push(walker.currentNode);
-    for (const comment of comments) comment.parentNode?.removeChild(comment);
-    for (const el of [clone, ...clone.querySelectorAll('*')]) {
-      for (const attribute of Array.from(el.attributes)) {
+    for (const comment of comments) {
+      const parent = parentNodeOf(comment);
+      if (parent) removeChild.call(parent, comment);
+    }
+    for (const el of [clone, ...queryAll(clone, '*')]) {
+      for (const attribute of Array.from(attributesOf(el))) {
         const isHandler = attribute.name.toLowerCase().startsWith('on');
         const isScriptUrl = /^\s*javascript:/i.test(attribute.value);
-        if (isHandler || isScriptUrl) el.removeAttribute(attribute.name);
+        if (isHandler || isScriptUrl) removeAttribute.call(el, attribute.name);
       }
     }
-    const doctype = document.doctype ? `<!DOCTYPE ${document.doctype.name}>\n` : '';
-    return (doctype + clone.outerHTML).slice(0, maxLength);
+    const doctype = doctypeOf(document);
+    return ((doctype ? `<!DOCTYPE ${doctype.name}>\n` : '') + outerHtmlOf(clone)).slice(0, maxLength);
   };
 
   if (request.mode === 'point') return JSON.stringify(atPoint(request.x, request.y));

@@ -163,7 +163,7 @@ describe('elementAtPoint', () => {
     const input = page.getByPlaceholder('you@example.com');
     const recorded = await recordAt(input);
     expect(recorded).toMatchObject({ type: 'INPUTABLE_TEXT', tagName: 'input', framePath: [] });
-    expect(recorded.selectorValue).toBe('#signup input[name="email"]');
+    expect(recorded.selectorValue).toBe('#signup > div > input');
     expect(recorded.xpathValue).toBeUndefined();
     expect(recorded.fallbackLocators).toContainEqual({ kind: 'label', value: 'Newsletter email' });
     await expectResolvesBack(recorded, input);
