@@ -95,3 +95,63 @@ describe('Security 5: strings the database cannot hold are refused by the contra
       .expect(200);
   });
 });
+
+describe('Security 9: Fastify’s own errors answer in the product’s shape', () => {
+  const expectShape = (answer: request.Response, status: number, code: string, message: string) => {
+    expect(answer.status).toBe(status);
+    expect(answer.body).toEqual({ code, message });
+  };
+
+  it('414 for a path parameter over the length limit', async () => {
+    expectShape(
+      await api().get(`/api/extractor/token/${'a'.repeat(200)}`),
+      414,
+      'URI_TOO_LONG',
+      MESSAGES['error.uri.too.long'],
+    );
+  });
+
+  it('400 for an address that is not valid', async () => {
+    expectShape(
+      await api().get('/api/extractor/token/%E0%A4%A'),
+      400,
+      'VALIDATION_ERROR',
+      MESSAGES['error.bad.url'],
+    );
+  });
+
+  it('415 for a body type the API does not read', async () => {
+    expectShape(
+      await api().post('/api/auth').set('Content-Type', 'application/xml').send('<auth/>'),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      MESSAGES['error.unsupported.media.type'],
+    );
+  });
+
+  it('413 for a body over the limit', async () => {
+    expectShape(
+      await api()
+        .post('/api/auth')
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify({ username: 'x', password: 'y'.repeat(2 * 1024 * 1024) })),
+      413,
+      'PAYLOAD_TOO_LARGE',
+      MESSAGES['error.payload.too.large'],
+    );
+  });
+
+  it('400 for a body that is not JSON', async () => {
+    expectShape(
+      await api().post('/api/auth').set('Content-Type', 'application/json').send('{"username":'),
+      400,
+      'VALIDATION_ERROR',
+      MESSAGES['error.malformed.body'],
+    );
+  });
+
+  it('404 for an unknown API route, whatever the method', async () => {
+    expectShape(await api().get('/api/nowhere'), 404, 'NOT_FOUND', MESSAGES['error.not.found']);
+    expectShape(await api().delete('/api/health'), 404, 'NOT_FOUND', MESSAGES['error.not.found']);
+  });
+});

@@ -11,7 +11,7 @@ import { AppError } from './lib/app-error.js';
 import { authPlugin } from './plugins/auth.js';
 import { databasePlugin } from './plugins/database.js';
 import { queuesPlugin } from './plugins/queues.js';
-import { errorsPlugin } from './plugins/errors.js';
+import { answerFrameworkError, errorsPlugin } from './plugins/errors.js';
 import { spaPlugin } from './plugins/spa.js';
 import { swaggerPlugin } from './plugins/swagger.js';
 import { createAccessTokens } from './modules/auth/access-token.js';
@@ -65,6 +65,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     },
     trustProxy: true,
     bodyLimit: 1024 * 1024,
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

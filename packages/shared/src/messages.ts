@@ -58,6 +58,12 @@ export const MESSAGES = {
   'error.required': 'Required',
   'error.invalid.value': 'Invalid Value',
   'error.unsafe.characters': 'This field contains characters that are not allowed.',
+  'error.bad.request': 'The request is not valid.',
+  'error.bad.url': 'The address is not valid.',
+  'error.uri.too.long': 'The address is too long.',
+  'error.malformed.body': 'The request body is not valid JSON.',
+  'error.payload.too.large': 'The request is too large.',
+  'error.unsupported.media.type': 'This content type is not accepted.',
   'error.invalid.url': 'Invalid URL',
   'error.name.required': 'Name is required',
   'error.description.required': 'Description is required',
@@ -83,6 +89,7 @@ export const MESSAGES = {
   'extractor.pending.ask': 'a pending ask needs an answer',
   'extractor.execute.no.actions':
     'This extractor has no saved actions yet: open it, add its actions and save it, then execute it.',
+  'run.waiting.for.worker': 'No worker is running: this run waits in the queue and starts when one does.',
   'extractor.error.cleared': 'Error messages cleared',
   'extractor.deleted': 'Extractor deleted',
 
