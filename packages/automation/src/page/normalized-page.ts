@@ -8,7 +8,9 @@ export const NORMALIZED_HTML_MAX_BYTES = 2 * 1024 * 1024;
 /**
  * Every visible element of the top document with a box (automation spec §3, page element area),
  * numbered in document order; parentId is the nearest visible ancestor. Boxes are in viewport
- * coordinates. Shadow roots and iframes are not listed.
+ * coordinates. Elements of open shadow roots are listed after their host (their selectors step
+ * from the host with " > ", their xpath is empty: XPath cannot enter a shadow root); closed
+ * shadow roots and iframes are not listed.
  */
 export async function pageElementAreas(page: Page): Promise<PageElementArea[]> {
   return JSON.parse(await runPageProbe(page, { mode: 'areas' })) as PageElementArea[];

@@ -6,6 +6,7 @@ import { chromiumLaunchOptions } from '../chromium.js';
 import { elementAtPoint } from './element-at-point.js';
 import { locatorFor } from './fallback-locators.js';
 import { pageElementAreas } from './normalized-page.js';
+import { runFlow } from '../flow/run-flow.js';
 
 /**
  * The page probe on pages nobody here wrote: a login form whose controls shadow the form's own
@@ -135,5 +136,128 @@ describe('a form whose controls clobber its properties', () => {
     const button = await recordAt(page.locator('form button'));
     expect(button.fallbackLocators).toContainEqual({ kind: 'role', role: 'button', name: 'Log In' });
     expect(button.xpathValue).toBe('/html/body/form/div/fieldset/button');
+  });
+});
+
+describe('elements inside open shadow roots', () => {
+  const panelPage = async (): Promise<PageElementArea[]> => {
+    await page.goto(`${site.url}/pages/shadow-widgets.html`);
+    return pageElementAreas(page);
+  };
+  const inPanel = (selector: string): Locator => page.locator('account-panel').locator(`css=${selector}`);
+
+  it('lists them in the areas, with selectors that find exactly them and parents that hold them', async () => {
+    const areas = await panelPage();
+    const host = areas.find((area) => area.tagName === 'account-panel');
+    const button = areas.find((area) => area.tagName === 'button');
+    const table = areas.find((area) => area.tagName === 'table');
+    const badge = areas.find((area) => area.tagName === 'span' && area.textContent === 'Active');
+    if (!host || !button || !table || !badge) throw new Error('shadow elements missing from the areas');
+    expect(areas.filter((area) => area.tagName === 'tr')).toHaveLength(4);
+    expect(areas.filter((area) => area.tagName === 'td').map((area) => area.textContent)).toEqual([
+      'Checking',
+      '$1,200.00',
+      'Savings',
+      '$5,300.50',
+      'Brokerage',
+      '$980.25',
+    ]);
+    expect(areas.find((area) => area.tagName === 'style')).toBeUndefined();
+
+    const byId = new Map(areas.map((area) => [area.id, area]));
+    const ancestorsOf = (area: PageElementArea): string[] => {
+      const tags: string[] = [];
+      for (let at = byId.get(area.parentId ?? -1); at; at = byId.get(at.parentId ?? -1))
+        tags.push(at.tagName);
+      return tags;
+    };
+    expect(ancestorsOf(button).slice(0, 2)).toEqual(['div', 'account-panel']);
+    expect(ancestorsOf(badge).slice(0, 3)).toEqual(['status-badge', 'div', 'account-panel']);
+    expect(areas.map((area) => area.id)).toEqual(areas.map((_, index) => index));
+    for (const area of areas) if (area.parentId !== null) expect(area.parentId).toBeLessThan(area.id);
+
+    const shadowAreas = areas.filter((area) => ancestorsOf(area).includes('account-panel'));
+    for (const area of shadowAreas) {
+      expect(area.selector.startsWith(`${host.selector} > `), area.selector).toBe(true);
+      expect(area.xpath).toBe('');
+      expect(await page.locator(`css=${area.selector}`).count(), area.selector).toBe(1);
+    }
+    const expected: Array<[PageElementArea, Locator]> = [
+      [button, inPanel('button')],
+      [table, inPanel('table')],
+      [badge, page.locator('status-badge').locator('css=span')],
+    ];
+    for (const [area, locator] of expected) {
+      expect(await isSameElement(page.locator(`css=${area.selector}`), locator), area.selector).toBe(true);
+      // Picking by point gives the selector the areas outline.
+      expect((await recordAt(locator)).selectorValue).toBe(area.selector);
+    }
+    expect(button.selector).toBe('html > body > account-panel > div > button');
+  });
+
+  it('clicks the shadow button and reads the shadow table with the selectors the areas give, in a real run', async () => {
+    const areas = await panelPage();
+    const button = areas.find((area) => area.tagName === 'button');
+    const table = areas.find((area) => area.tagName === 'table');
+    const firstRow = areas.find((area) => area.tagName === 'tr' && area.selector.includes('tbody'));
+    const cells = areas.filter((area) => area.tagName === 'td' && area.parentId === firstRow?.id);
+    if (!button || !table || !firstRow || cells.length !== 2) throw new Error('shadow areas missing');
+    // The table panel's rule: a row or cell selector is its area's selector relative to the table's
+    // (or the row's), the picked row's position dropped.
+    const relative = (outer: PageElementArea, inner: PageElementArea): string =>
+      inner.selector.slice(`${outer.selector} > `.length);
+    const rowSelector = relative(table, firstRow).replace(/:nth-of-type\(\d+\)$/, '');
+    expect(rowSelector).toBe('tbody > tr');
+
+    const result = await runFlow(
+      page,
+      [
+        {
+          sequence: 10,
+          type: 'CLICK',
+          target: {
+            selectorType: 'CSS',
+            selectorValue: button.selector,
+            framePath: [],
+            fallbackLocators: [],
+          },
+          options: {},
+        },
+        {
+          sequence: 20,
+          type: 'GET_TABLE',
+          options: {
+            table: {
+              name: 'accounts',
+              tableSelector: table.selector,
+              rowSelector,
+              maxPages: 1,
+              columns: cells.map((cell, index) => ({
+                label: `column ${index + 1}`,
+                selector: relative(firstRow, cell),
+                type: 'TEXT' as const,
+              })),
+            },
+          },
+        },
+      ],
+      { ask: () => Promise.resolve('CANCELED') },
+      {
+        navigationPolicy: { allowPrivateNetworks: false, allowedHosts: ['127.0.0.1'] },
+        capturePageScreenshots: false,
+        captureNormalizedHtml: false,
+      },
+    );
+    expect(result.error).toBeUndefined();
+    expect(result.status).toBe('SUCCESS');
+    expect(await page.getByTestId('panel-result').textContent()).toBe('Refreshed');
+    expect(result.values[20]).toMatchObject({
+      kind: 'table',
+      rows: [
+        ['Checking', '$1,200.00'],
+        ['Savings', '$5,300.50'],
+        ['Brokerage', '$980.25'],
+      ],
+    });
   });
 });

@@ -601,7 +601,10 @@ export function pageProbe(request: ProbeRequest): string {
         }
         const areaId = area ? area.id : parentAreaId;
         const hasHref = (tag === 'a' || tag === 'area') && hasAttr(child, 'href');
-        const descendantsHaveHref = visitChildren(child, areaId);
+        // An open shadow root is what the host shows; a closed one stays out of reach.
+        const shadow = shadowRootOf(child);
+        const shadowHasHref = shadow ? visitChildren(shadow, areaId) : false;
+        const descendantsHaveHref = visitChildren(child, areaId) || shadowHasHref;
         if (area) area.containsHref = hasHref || descendantsHaveHref;
         subtreeHasHref = subtreeHasHref || hasHref || descendantsHaveHref;
       }
