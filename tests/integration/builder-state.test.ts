@@ -7,6 +7,8 @@ import { createPrismaClient } from '@pagewright/db';
 import { type LiveImageResponse } from '@pagewright/shared';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 import { fromRoot } from '../support/paths.js';
+import { keysWithoutExpiry } from '../support/redis-keys.js';
+import { currentWorkerPid } from '../support/stack.js';
 
 /**
  * The builder's own state under concurrency and faults (issue 10, "The builder's own state"):
@@ -44,6 +46,20 @@ function openedSessionIds(): string[] {
     .map((line) => (JSON.parse(line) as { sessionId: string }).sessionId);
 }
 
+/**
+ * The API's channels to session queues, counted in Redis: BullMQ names the blocking connection of
+ * each one's QueueEvents `<prefix>bull:<base64 queue name>:qe`, and only the API listens to them.
+ */
+async function sessionChannelConnections(): Promise<string[]> {
+  const namePrefix = `${redisKeyPrefix}bull:`;
+  return ((await redis.client('LIST')) as string)
+    .split('\n')
+    .map((line) => /(?:^| )name=(\S*)/u.exec(line)?.[1] ?? '')
+    .filter((name) => name.startsWith(namePrefix) && name.endsWith(':qe'))
+    .map((name) => Buffer.from(name.slice(namePrefix.length, -':qe'.length), 'base64').toString())
+    .filter((queue) => queue.startsWith('pagewright-session-'));
+}
+
 beforeAll(() => {
   expect(redisKeyPrefix).toMatch(/^pagewright-test:/u);
 });
@@ -78,4 +94,31 @@ describe('one live page per builder', () => {
       expect(opened(), `round ${round}`).toEqual([sessionId]);
     }
   });
+});
+
+describe('connections to workers', () => {
+  it('closes the channel of a worker that died, so worker restarts do not pile up connections', async () => {
+    const user = await signUp('state-restarts');
+    await startBuilder(user, 'Restarts');
+    const areas = () =>
+      api().get('/api/extractor/normalized/current').query(EXTRACTOR).set(bearer(user.token));
+    expect((await areas()).status).toBe(200);
+    const firstWorkerChannels = await sessionChannelConnections();
+    expect(firstWorkerChannels).toHaveLength(2);
+
+    for (let restart = 1; restart <= 3; restart += 1) {
+      process.kill(await currentWorkerPid(), 'SIGKILL');
+      // The page was on the killed worker: 409 SESSION_LOST once, then a page on the replacement.
+      await expect.poll(async () => (await areas()).status, { timeout: 120_000, interval: 500 }).toBe(200);
+      // The open queue's channel and the replacement's: none left for the workers that died.
+      await expect.poll(async () => (await sessionChannelConnections()).length, { timeout: 15_000 }).toBe(2);
+    }
+    // What the API wrote into the dead workers' queues lapses with them (the living worker gives
+    // its own queue's new keys their lease on its next heartbeat).
+    const lastingQueueKeys = async () =>
+      (await keysWithoutExpiry(redis, redisKeyPrefix)).filter((key) =>
+        key.startsWith('bull:pagewright-session-'),
+      );
+    await expect.poll(lastingQueueKeys, { timeout: 15_000 }).toEqual([]);
+  }, 480_000);
 });

@@ -23,6 +23,19 @@ const EVENTS_MAX_LEN = 200;
 const HEARTBEAT_CHECK_MS = 2_000;
 /** An `open` nobody takes means no worker runs. */
 const OPEN_TIMEOUT_MS = 20_000;
+/**
+ * A channel nobody used for this long is closed (it opens again on the next command): worker ids
+ * are new per process, so the channels of workers that were replaced must not pile up.
+ */
+const CHANNEL_IDLE_MS = 5 * 60_000;
+const CHANNEL_SWEEP_EVERY_MS = 60_000;
+/**
+ * What a dead worker's queue outlives it by: the worker renews its queue's keys with this lease
+ * while it lives (apps/worker/src/redis-ttl.ts); keys the API wrote after its death lapse too.
+ */
+const DEAD_QUEUE_TTL_SECONDS = 10 * 60;
+/** Key types BullMQ gives an expiry of its own. */
+const OWN_EXPIRY = new Set(['', 'stalled-check', 'limiter']);
 
 export class SessionLostError extends Error {
   constructor(message: string = BUILDER_MESSAGES.sessionLost) {
@@ -32,10 +45,15 @@ export class SessionLostError extends Error {
 }
 
 interface QueueChannel {
+  name: string;
   queue: Queue;
   events: QueueEvents;
-  eventsConnection: Redis;
   ready: Promise<unknown>;
+  /** Commands waiting on it now: a channel closes only once none is. */
+  inFlight: number;
+  lastUsedAt: number;
+  /** Taken out of use (its worker is gone, or it idled): closes when the last command ends. */
+  isRetired: boolean;
 }
 
 /**
@@ -51,7 +69,8 @@ export function createSessionCommandClient(deps: {
   const prefix = queuePrefix(deps.keyPrefix);
   const channels = new Map<string, QueueChannel>();
 
-  function channel(name: string): QueueChannel {
+  /** The channel to a queue, opened on first use; the caller releases it when its command ends. */
+  function acquire(name: string): QueueChannel {
     let found = channels.get(name);
     if (!found) {
       const queue = new Queue(name, {
@@ -59,15 +78,69 @@ export function createSessionCommandClient(deps: {
         prefix,
         streams: { events: { maxLen: EVENTS_MAX_LEN } },
       });
-      // QueueEvents blocks on its stream: it gets a connection of its own.
-      const eventsConnection = deps.connection.duplicate();
-      const events = new QueueEvents(name, { connection: eventsConnection, prefix });
+      // QueueEvents blocks on its stream: BullMQ gives it a duplicate of the connection (named
+      // `<prefix>:<base64 queue name>:qe` in CLIENT LIST), closed with it.
+      const events = new QueueEvents(name, { connection: deps.connection, prefix });
       events.on('error', (error) => deps.log.warn({ err: error, queue: name }, 'queue events error'));
-      found = { queue, events, eventsConnection, ready: events.waitUntilReady() };
+      found = {
+        name,
+        queue,
+        events,
+        ready: events.waitUntilReady(),
+        inFlight: 0,
+        lastUsedAt: Date.now(),
+        isRetired: false,
+      };
       channels.set(name, found);
     }
+    found.inFlight += 1;
+    found.lastUsedAt = Date.now();
     return found;
   }
+
+  async function closeChannel({ name, queue, events }: QueueChannel): Promise<void> {
+    await events.close().catch(() => undefined);
+    await queue.close().catch(() => undefined);
+    deps.log.debug({ queue: name }, 'session command channel closed');
+  }
+
+  function release(channel: QueueChannel): void {
+    channel.inFlight -= 1;
+    channel.lastUsedAt = Date.now();
+    if (channel.isRetired && channel.inFlight === 0) void closeChannel(channel);
+  }
+
+  /** Takes a channel out of use; the next command to that queue opens a new one. */
+  function retire(channel: QueueChannel): void {
+    if (channels.get(channel.name) === channel) channels.delete(channel.name);
+    if (channel.isRetired) return;
+    channel.isRetired = true;
+    if (channel.inFlight === 0) void closeChannel(channel);
+  }
+
+  /**
+   * A worker that is gone: its channel closes, and what the API wrote into its queue after its
+   * death (a job's marker, the events stream) lapses like the rest of the queue. A worker that is
+   * alive after all renews the lease on its next heartbeat.
+   */
+  async function forgetWorker(workerId: string): Promise<void> {
+    const channel = channels.get(SESSION_QUEUES.ofWorker(workerId));
+    if (!channel) return;
+    const pipeline = deps.connection.pipeline();
+    for (const [type, key] of Object.entries(channel.queue.keys))
+      if (!OWN_EXPIRY.has(type)) pipeline.expire(key, DEAD_QUEUE_TTL_SECONDS);
+    await pipeline
+      .exec()
+      .catch((error: unknown) => deps.log.warn({ err: error }, 'could not expire a queue'));
+    retire(channel);
+  }
+
+  const sweep = setInterval(() => {
+    const idleSince = Date.now() - CHANNEL_IDLE_MS;
+    for (const channel of channels.values())
+      if (channel.inFlight === 0 && channel.lastUsedAt < idleSince) retire(channel);
+  }, CHANNEL_SWEEP_EVERY_MS);
+  sweep.unref();
 
   async function isWorkerAlive(workerId: string): Promise<boolean> {
     return (await deps.connection.exists(workerHeartbeatKey(deps.keyPrefix, workerId))) === 1;
@@ -79,7 +152,20 @@ export function createSessionCommandClient(deps: {
     timeoutMs: number,
     options: { workerId?: string; onProgress?: (progress: ValidateProgress) => void } = {},
   ): Promise<unknown> {
-    const { queue, events, ready } = channel(queueName);
+    const channel = acquire(queueName);
+    try {
+      return await sendOn(channel, command, timeoutMs, options);
+    } finally {
+      release(channel);
+    }
+  }
+
+  async function sendOn(
+    { queue, events, ready }: QueueChannel,
+    command: SessionCommand,
+    timeoutMs: number,
+    options: { workerId?: string; onProgress?: (progress: ValidateProgress) => void },
+  ): Promise<unknown> {
     await ready;
     const jobId = randomUUID();
     const onProgress = ({ jobId: id, data }: { jobId: string; data: unknown }) => {
@@ -152,11 +238,20 @@ export function createSessionCommandClient(deps: {
       timeoutMs: number,
       onProgress?: (progress: ValidateProgress) => void,
     ): Promise<T | SessionFailure> {
-      if (!(await isWorkerAlive(workerId))) throw new SessionLostError();
-      const answer = await send(SESSION_QUEUES.ofWorker(workerId), command, timeoutMs, {
-        workerId,
-        ...(onProgress ? { onProgress } : {}),
-      });
+      if (!(await isWorkerAlive(workerId))) {
+        await forgetWorker(workerId);
+        throw new SessionLostError();
+      }
+      let answer: unknown;
+      try {
+        answer = await send(SESSION_QUEUES.ofWorker(workerId), command, timeoutMs, {
+          workerId,
+          ...(onProgress ? { onProgress } : {}),
+        });
+      } catch (error) {
+        if (error instanceof SessionLostError) await forgetWorker(workerId);
+        throw error;
+      }
       const failure = sessionFailureSchema.safeParse(answer);
       if (failure.success) {
         if (failure.data.reason === 'SESSION_LOST') throw new SessionLostError();
@@ -167,18 +262,15 @@ export function createSessionCommandClient(deps: {
 
     /** Best effort: a session whose worker is gone is already closed. */
     async close(workerId: string, sessionId: string, userId: string): Promise<void> {
-      if (!(await isWorkerAlive(workerId))) return;
+      if (!(await isWorkerAlive(workerId))) return forgetWorker(workerId);
       await send(SESSION_QUEUES.ofWorker(workerId), { command: 'close', sessionId, userId }, 10_000, {
         workerId,
       }).catch((error: unknown) => deps.log.warn({ err: error }, 'could not close a live session'));
     },
 
     async shutdown(): Promise<void> {
-      for (const { queue, events, eventsConnection } of channels.values()) {
-        await events.close().catch(() => undefined);
-        await queue.close().catch(() => undefined);
-        eventsConnection.disconnect();
-      }
+      clearInterval(sweep);
+      for (const channel of channels.values()) await closeChannel(channel);
       channels.clear();
     },
   };
