@@ -1,16 +1,71 @@
-import { describe, expect, inject, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import request from 'supertest';
 import { MESSAGES, PASSWORD_MAX_LENGTH } from '@pagewright/shared';
 import { GOOD_PASSWORD, createConfirmedUser, uniqueEmail } from '../support/accounts.js';
+import { startStack, type TestStack } from '../support/stack.js';
 
 /**
  * Issue 10's API hardening, tried as an attacker would: over HTTP and WebSockets against the real
- * stack.
+ * stack. Most checks use the suite's stack; the ones that need the request log, a low e-mail limit
+ * or the JWT secret use a second stack of this file's own.
  */
 const apiUrl = inject('apiUrl');
 const mailUrl = inject('mailUrl');
 const api = () => request(apiUrl);
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+const OWN_JWT_SECRET = randomBytes(32).toString('hex');
+const OWN_EMAIL_RATE_LIMIT = 5;
+/** The API's default LOGIN_RATE_LIMIT_MAX, which the second stack keeps. */
+const LOGIN_RATE_LIMIT = 10;
+let own: TestStack;
+
+beforeAll(async () => {
+  own = await startStack({
+    useBuild: process.env.PW_TEST_USE_BUILD === '1',
+    env: {
+      // Every request is logged at info: the log test reads what a production API writes.
+      LOG_LEVEL: 'info',
+      ACCOUNT_EMAIL_RATE_LIMIT_MAX: String(OWN_EMAIL_RATE_LIMIT),
+      JWT_SECRET: OWN_JWT_SECRET,
+      // No TRUST_PROXY: the default, nobody's forwarding headers are believed.
+    },
+  });
+}, 240_000);
+
+afterAll(async () => {
+  await own?.stop();
+});
+
+describe('Security 1: forwarding headers count only from configured proxies', () => {
+  it('still limits sign-in attempts when each one claims another X-Forwarded-For', async () => {
+    const username = uniqueEmail('xff-login');
+    const statuses: number[] = [];
+    for (let attempt = 1; attempt <= LOGIN_RATE_LIMIT + 2; attempt++) {
+      const answer = await request(own.apiUrl)
+        .post('/api/auth')
+        .set('X-Forwarded-For', `203.0.113.${attempt}`)
+        .send({ username, password: `wrong-${attempt}` });
+      statuses.push(answer.status);
+    }
+    expect(statuses.slice(0, LOGIN_RATE_LIMIT)).toEqual(Array(LOGIN_RATE_LIMIT).fill(401));
+    expect(statuses.slice(LOGIN_RATE_LIMIT)).toEqual([429, 429]);
+  });
+
+  it('still limits password-recovery requests when each one claims another X-Forwarded-For', async () => {
+    const statuses: number[] = [];
+    for (let attempt = 1; attempt <= OWN_EMAIL_RATE_LIMIT + 2; attempt++) {
+      const answer = await request(own.apiUrl)
+        .put('/api/user/forgot')
+        .set('X-Forwarded-For', `198.51.100.${attempt}`)
+        .send({ username: uniqueEmail('xff-forgot') });
+      statuses.push(answer.status);
+    }
+    expect(statuses.slice(0, OWN_EMAIL_RATE_LIMIT)).toEqual(Array(OWN_EMAIL_RATE_LIMIT).fill(400));
+    expect(statuses.slice(OWN_EMAIL_RATE_LIMIT)).toEqual([429, 429]);
+  });
+});
 
 describe('Security 5: strings the database cannot hold are refused by the contract', () => {
   const refusedFor = (field: string) => ({

@@ -63,7 +63,8 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
     },
-    trustProxy: true,
+    // Forwarding headers count only from the configured proxies; an empty list trusts nobody's.
+    trustProxy: config.TRUST_PROXY.length > 0 ? config.TRUST_PROXY : false,
     bodyLimit: 1024 * 1024,
     frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();

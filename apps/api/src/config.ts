@@ -1,5 +1,35 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { booleanFromEnv, parseServiceConfig, serviceConfigShape } from '@pagewright/shared';
+
+/** proxy-addr's names for address ranges, accepted as well as addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d+$/.test(prefix) && bits <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: comma-separated addresses or CIDRs of the reverse proxies in front of the API. Only
+ * a connection from one of them may name the client in X-Forwarded-For; every other peer is the
+ * client itself (rate limits count it, whatever header it sends). Empty (the default): trust none.
+ */
+const trustedProxies = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry.length > 0),
+  )
+  .refine((entries) => entries.every(isProxyAddress), 'TRUST_PROXY must list IP addresses or CIDRs');
 
 /**
  * The API's one typed configuration, parsed once from the environment. Nothing else in the API
@@ -8,6 +38,7 @@ import { booleanFromEnv, parseServiceConfig, serviceConfigShape } from '@pagewri
 const configSchema = z.object({
   ...serviceConfigShape,
   HOST: z.string().default('0.0.0.0'),
+  TRUST_PROXY: trustedProxies,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   PUBLIC_URL: z.string().url().default('http://localhost:8080'),
   BUILD_HASH: z.string().default('dev'),
