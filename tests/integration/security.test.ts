@@ -1,8 +1,14 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import request from 'supertest';
-import { MESSAGES, PASSWORD_MAX_LENGTH } from '@pagewright/shared';
+import WebSocket from 'ws';
+import { createPrismaClient } from '@pagewright/db';
+import { MESSAGES, PASSWORD_MAX_LENGTH, type FileDownloadLink, type LiveEvent } from '@pagewright/shared';
 import { GOOD_PASSWORD, createConfirmedUser, uniqueEmail } from '../support/accounts.js';
+import { confirmationLink, createInbox } from '../support/inbox.js';
+import { waitFor } from '../support/ports.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
 /**
@@ -38,6 +44,73 @@ afterAll(async () => {
   await own?.stop();
 });
 
+/** What became of a WebSocket opened with this token: 'ready' when accepted, else its close code. */
+function socketOutcome(baseUrl: string, token: string): Promise<'ready' | number> {
+  const socket = new WebSocket(
+    `${baseUrl.replace(/^http/, 'ws')}/api/ws?accessToken=${encodeURIComponent(token)}`,
+  );
+  return new Promise((resolve, reject) => {
+    socket.on('message', (data) => {
+      if ((JSON.parse(data.toString()) as LiveEvent).type !== 'ready') return;
+      resolve('ready');
+      socket.close();
+    });
+    socket.on('close', (code) => resolve(code));
+    socket.on('error', reject);
+  });
+}
+
+const sha256 = (value: string | Buffer) => createHash('sha256').update(value).digest('hex');
+
+/**
+ * A navigator of `email` with one finished run whose step 10 downloaded a file, and a screen-share
+ * link to it, minted the way the service mints them (the builder mints them once it opens a page).
+ */
+async function arrangeScreenShare(databaseUrl: string, email: string): Promise<string> {
+  const db = createPrismaClient(databaseUrl);
+  try {
+    const user = await db.user.findUniqueOrThrow({ where: { email: email.toLowerCase() } });
+    const content = Buffer.from('%PDF-1.4 statement');
+    const file = await db.storedFile.create({
+      data: {
+        userId: user.id,
+        name: 'statement.pdf',
+        mimeType: 'application/pdf',
+        size: content.length,
+        content: new Uint8Array(content),
+        sha256: sha256(content),
+      },
+    });
+    const navigator = await db.extractor.create({
+      data: {
+        userId: user.id,
+        name: 'Statements',
+        description: 'Screen Share',
+        extractorType: 'NAVIGATOR',
+        viewerEmail: 'viewer@example.com',
+      },
+    });
+    const run = await db.run.create({
+      data: { extractorId: navigator.id, userId: user.id, status: 'SUCCESS', trigger: 'MANUAL' },
+    });
+    await db.runStep.create({
+      data: { runId: run.id, sequence: 10, actionType: 'GET_FILE', timestamp: new Date(), fileId: file.id },
+    });
+    const token = randomBytes(32).toString('base64url');
+    await db.screenShareToken.create({
+      data: {
+        extractorId: navigator.id,
+        runId: run.id,
+        tokenHash: sha256(token),
+        expiresAt: new Date(Date.now() + 3_600_000),
+      },
+    });
+    return token;
+  } finally {
+    await db.$disconnect();
+  }
+}
+
 describe('Security 1: forwarding headers count only from configured proxies', () => {
   it('still limits sign-in attempts when each one claims another X-Forwarded-For', async () => {
     const username = uniqueEmail('xff-login');
@@ -64,6 +137,86 @@ describe('Security 1: forwarding headers count only from configured proxies', ()
     }
     expect(statuses.slice(0, OWN_EMAIL_RATE_LIMIT)).toEqual(Array(OWN_EMAIL_RATE_LIMIT).fill(400));
     expect(statuses.slice(OWN_EMAIL_RATE_LIMIT)).toEqual([429, 429]);
+  });
+});
+
+describe('Security 2: the API log holds no secret', () => {
+  it('after sign-up, confirmation, sign-in, refresh, WebSocket, login token, screen share and file download', async () => {
+    const ownApi = () => request(own.apiUrl);
+    const username = uniqueEmail('log');
+    await ownApi()
+      .post('/api/user')
+      .send({ username, password: GOOD_PASSWORD, firstName: 'Log', lastName: 'Reader' })
+      .expect(201);
+    const link = confirmationLink(await createInbox(own.mailUrl).latest(username, 'Confirm'));
+    const confirmationToken = link.split('/').at(-1)!;
+    // The e-mailed link opens the SPA's page, which confirms through the API.
+    await ownApi().get(`/user/confirmation/${confirmationToken}`);
+    await ownApi().get('/api/user/confirmation').query({ token: confirmationToken }).expect(200);
+
+    const login = (await ownApi().post('/api/auth').send({ username, password: GOOD_PASSWORD }).expect(200))
+      .body as { accessToken: string; refreshToken: string };
+    const refreshed = (await ownApi().put('/api/auth').send({ refreshToken: login.refreshToken }).expect(200))
+      .body as { accessToken: string; refreshToken: string };
+    expect(await socketOutcome(own.apiUrl, refreshed.accessToken)).toBe('ready');
+
+    const loginToken = (
+      await ownApi().post('/api/user/login-token').set(bearer(refreshed.accessToken)).send({}).expect(200)
+    ).body.token as string;
+    const byLoginToken = (await ownApi().post(`/api/auth/login-token/${loginToken}`).expect(200)).body as {
+      accessToken: string;
+      refreshToken: string;
+    };
+
+    const shareToken = await arrangeScreenShare(own.databaseUrl, username);
+    await ownApi().get(`/screen-share/${shareToken}`);
+    await ownApi().get(`/api/extractor/token/${shareToken}`).expect(200);
+    const download = (await ownApi().get(`/api/extractor/token/${shareToken}/step/10/file`).expect(200))
+      .body as FileDownloadLink;
+    await ownApi().get(download.url);
+    await ownApi().get(`/api${download.url}`).expect(200);
+
+    const cookie = randomBytes(16).toString('hex');
+    await ownApi()
+      .get('/api/user/')
+      .set(bearer(refreshed.accessToken))
+      .set('Cookie', `sid=${cookie}`)
+      .expect(200);
+    await ownApi()
+      .post('/api/user/logout')
+      .set(bearer(byLoginToken.accessToken))
+      .send({ refreshToken: byLoginToken.refreshToken })
+      .expect(200);
+
+    const lastRequest = `log-check-${randomBytes(4).toString('hex')}`;
+    await ownApi().get('/api/user/isEmailValid/last%40example.com').set('x-request-id', lastRequest);
+    const log = await waitFor(async () => {
+      const text = readFileSync(own.apiLogFile, 'utf8');
+      return text.includes(lastRequest) ? text : undefined;
+    }, 'the last request in the API log');
+
+    // The requests were logged, with their secrets replaced.
+    expect(log).toContain('"/api/extractor/token/[redacted]/step/10/file"');
+    expect(log).toContain('"/api/ws?accessToken=[redacted]"');
+    const secrets = {
+      password: GOOD_PASSWORD,
+      confirmationToken,
+      accessToken: login.accessToken,
+      refreshToken: login.refreshToken,
+      rotatedAccessToken: refreshed.accessToken,
+      rotatedRefreshToken: refreshed.refreshToken,
+      loginToken,
+      loginTokenAccessToken: byLoginToken.accessToken,
+      loginTokenRefreshToken: byLoginToken.refreshToken,
+      shareToken,
+      fileToken: download.token,
+      cookie,
+    };
+    const workerLog = readFileSync(own.worker.logFile, 'utf8');
+    for (const [name, secret] of Object.entries(secrets)) {
+      expect(log.includes(secret), `${name} in api.log`).toBe(false);
+      expect(workerLog.includes(secret), `${name} in worker.log`).toBe(false);
+    }
   });
 });
 
@@ -185,15 +338,27 @@ describe('Security 9: Fastify’s own errors answer in the product’s shape', (
   });
 
   it('413 for a body over the limit', async () => {
-    expectShape(
-      await api()
-        .post('/api/auth')
-        .set('Content-Type', 'application/json')
-        .send(JSON.stringify({ username: 'x', password: 'y'.repeat(2 * 1024 * 1024) })),
-      413,
-      'PAYLOAD_TOO_LARGE',
-      MESSAGES['error.payload.too.large'],
-    );
+    // Declared, not sent: the API refuses on the length alone (sending 2 MB races its answer).
+    const answer = await new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+      const outgoing = http.request(`${apiUrl}/api/auth`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Length': 2 * 1024 * 1024 },
+      });
+      outgoing.on('response', (incoming) => {
+        let text = '';
+        incoming.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        incoming.on('end', () => {
+          resolve({ status: incoming.statusCode ?? 0, body: JSON.parse(text) });
+          outgoing.destroy();
+        });
+      });
+      outgoing.on('error', reject);
+      outgoing.flushHeaders();
+    });
+    expect(answer).toEqual({
+      status: 413,
+      body: { code: 'PAYLOAD_TOO_LARGE', message: MESSAGES['error.payload.too.large'] },
+    });
   });
 
   it('400 for a body that is not JSON', async () => {

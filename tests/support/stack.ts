@@ -13,6 +13,8 @@ export interface TestStack {
   mailUrl: string;
   databaseUrl: string;
   databaseName: string;
+  /** The API's log (its stdout and stderr, one JSON line per entry). */
+  apiLogFile: string;
   /** The worker running now (a replacement once the first one died). */
   readonly worker: RunningProcess;
   /** Starts one more worker process on the same database and queues, stopped with the stack. */
@@ -241,6 +243,7 @@ export async function startStack({ useBuild, env = {}, logDirectory }: StackOpti
       mailUrl,
       databaseUrl: database.url,
       databaseName: database.name,
+      apiLogFile: api.logFile,
       get worker() {
         return worker;
       },

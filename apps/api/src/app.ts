@@ -8,6 +8,7 @@ import { createSecretBox } from '@pagewright/db';
 import { MESSAGES } from '@pagewright/shared';
 import type { ApiConfig } from './config.js';
 import { AppError } from './lib/app-error.js';
+import { REDACTED_LOG_PATHS, serializeRequest } from './lib/log-redaction.js';
 import { authPlugin } from './plugins/auth.js';
 import { databasePlugin } from './plugins/database.js';
 import { queuesPlugin } from './plugins/queues.js';
@@ -57,7 +58,9 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.LOG_LEVEL,
-      redact: ['req.headers.authorization', 'req.body.password', 'req.body.refreshToken'],
+      // Tokens travel in URLs (WebSocket, links in e-mails): logged requests carry them redacted.
+      serializers: { req: serializeRequest },
+      redact: REDACTED_LOG_PATHS,
     },
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
