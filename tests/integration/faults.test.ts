@@ -1,8 +1,20 @@
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Redis } from 'ioredis';
 import request from 'supertest';
-import { createPrismaClient } from '@pagewright/db';
-import { MESSAGES } from '@pagewright/shared';
+import { createPrismaClient, type Prisma } from '@pagewright/db';
+import {
+  HEALTH_REASONS,
+  MESSAGES,
+  RUN_MESSAGES,
+  WORKER_STOPPED_ERROR_CODE,
+  type HealthResponse,
+  type RunDetail,
+} from '@pagewright/shared';
+import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createConfirmedUser } from '../support/accounts.js';
+import { freePort, waitFor } from '../support/ports.js';
+import { startStack, type TestStack } from '../support/stack.js';
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
@@ -30,4 +42,138 @@ describe('executing an extractor whose draft was never saved (issue 10, faults 4
     const extractor = await db.extractor.findUniqueOrThrow({ where: { id: extractorId } });
     expect(extractor.status).toBeNull();
   });
+});
+
+/**
+ * A stack of its own, on a Redis of its own, whose killed worker is not replaced: the product as
+ * it stands when a worker dies and nothing restarts it, then when Redis goes away. The shared
+ * Redis (6379) and the suite's stack are never touched.
+ */
+describe('a killed worker, then a Redis gone, on a stack of their own (issue 10, faults 1 and 2)', () => {
+  let redisServer: ChildProcess | undefined;
+  let stack: TestStack | undefined;
+  let db: ReturnType<typeof createPrismaClient>;
+  let site: FixtureSite;
+  let user: { id: string; username: string; password: string; accessToken: string };
+  const api = () => request(stack!.apiUrl);
+  const as = () => bearer(user.accessToken);
+
+  beforeAll(async () => {
+    const redisPort = await freePort();
+    redisServer = spawn(
+      'redis-server',
+      ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
+    await waitFor(async () => {
+      const probe = new Redis(redisPort, '127.0.0.1', { lazyConnect: true, retryStrategy: () => null });
+      probe.on('error', () => undefined);
+      try {
+        await probe.connect();
+        return await probe.ping();
+      } finally {
+        probe.disconnect();
+      }
+    }, 'the private redis-server');
+    stack = await startStack({
+      useBuild: false,
+      env: { REDIS_URL: `redis://127.0.0.1:${redisPort}` },
+      replaceKilledWorker: false,
+    });
+    db = createPrismaClient(stack.databaseUrl);
+    site = await startFixtureSite();
+    const account = await createConfirmedUser(stack.apiUrl, stack.mailUrl, 'faults-private');
+    const row = await db.user.findUniqueOrThrow({ where: { email: account.username.toLowerCase() } });
+    user = { id: row.id, ...account };
+  }, 180_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    redisServer?.kill('SIGKILL');
+    await site?.close();
+    await db?.$disconnect();
+  });
+
+  async function insertExtractor(
+    name: string,
+    actions: Omit<Prisma.ExtractorActionCreateManyInput, 'extractorId'>[],
+  ) {
+    const extractor = await db.extractor.create({
+      data: { userId: user.id, name, description: name, extractorType: 'EXTRACTOR' },
+    });
+    await db.extractorAction.createMany({
+      data: actions.map((action) => ({ ...action, extractorId: extractor.id })),
+    });
+    return extractor.id;
+  }
+
+  async function readRun(runId: string): Promise<RunDetail> {
+    return (await api().get(`/api/extractor/run/${runId}`).set(as()).expect(200)).body as RunDetail;
+  }
+
+  async function health(): Promise<{ statusCode: number; body: HealthResponse }> {
+    const answer = await api().get('/api/health');
+    return { statusCode: answer.status, body: answer.body as HealthResponse };
+  }
+
+  it('reports the live worker in /api/health', async () => {
+    expect(await health()).toMatchObject({
+      statusCode: 200,
+      body: { status: 'ok', checks: { database: 'ok', redis: 'ok', workers: 'ok' }, workers: 1, reasons: [] },
+    });
+  });
+
+  it('ends ERROR within 60 s the run of a killed worker while no worker runs; the extractor executes again, waiting for a worker', async () => {
+    const extractorId = await insertExtractor('Long wait', [
+      { sequence: 10, type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` },
+      { sequence: 20, type: 'WAIT', options: { number: 60 } },
+      { sequence: 30, type: 'GET_TEXT', selectorValue: '#login-title' },
+    ]);
+    const started = await api().get(`/api/extractor/execute/${extractorId}`).set(as()).expect(200);
+    expect(started.body).toEqual({ runId: expect.any(String), status: 'EXECUTING', waitingForWorker: false });
+    const runId = (started.body as { runId: string }).runId;
+    // NAVIGATE stored: the worker is inside the 60 s WAIT.
+    await expect.poll(async () => (await readRun(runId)).steps.length, { timeout: 30_000 }).toBe(1);
+
+    const killedAt = Date.now();
+    stack!.worker.child.kill('SIGKILL');
+
+    // Health says at once that no worker runs, and stays 200: the API itself still serves.
+    await expect.poll(health, { timeout: 5_000 }).toMatchObject({
+      statusCode: 200,
+      body: {
+        status: 'degraded',
+        checks: { database: 'ok', redis: 'ok', workers: 'down' },
+        workers: 0,
+        reasons: [HEALTH_REASONS.noWorker],
+      },
+    });
+
+    await expect
+      .poll(async () => (await readRun(runId)).status, { timeout: 60_000, interval: 500 })
+      .toBe('ERROR');
+    const elapsedMs = Date.now() - killedAt;
+    expect(elapsedMs).toBeLessThan(60_000);
+    expect(await readRun(runId)).toMatchObject({
+      status: 'ERROR',
+      errorCode: WORKER_STOPPED_ERROR_CODE,
+      errorMessage: RUN_MESSAGES.workerStopped,
+      waitingForWorker: false,
+    });
+    const extractor = await db.extractor.findUniqueOrThrow({
+      where: { id: extractorId },
+      include: { errorMessages: true },
+    });
+    expect(extractor.status).toBe('ERROR');
+    expect(extractor.errorMessages.map((e) => e.message)).toEqual([RUN_MESSAGES.workerStopped]);
+    process.stdout.write(`faults 1: run of a killed worker ended ERROR ${elapsedMs} ms after the kill\n`);
+
+    // No 409 "already executing": the run is queued, and the caller is told it waits for a worker.
+    const again = await api().get(`/api/extractor/execute/${extractorId}`).set(as()).expect(200);
+    expect(again.body).toEqual({ runId: expect.any(String), status: 'EXECUTING', waitingForWorker: true });
+    expect(await readRun((again.body as { runId: string }).runId)).toMatchObject({
+      status: 'EXECUTING',
+      waitingForWorker: true,
+    });
+  }, 120_000);
 });

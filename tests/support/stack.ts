@@ -99,6 +99,11 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Log directory under .pagewright/ (default test-logs; benchmarks use their own). */
   logDirectory?: string;
+  /**
+   * Start another worker when a test kills the running one (default), as a supervisor would. Fault
+   * tests that watch the product without any worker turn it off.
+   */
+  replaceKilledWorker?: boolean;
 }
 
 /** Logs of stacks whose test run has ended (their process is gone) are removed. */
@@ -115,7 +120,12 @@ function removeLogsOfEndedStacks(): void {
  * The real product for tests: a fresh PostgreSQL database with all migrations, the local Redis, a
  * maildev SMTP catcher with its inbox API, and the API over HTTP on free ports.
  */
-export async function startStack({ useBuild, env = {}, logDirectory }: StackOptions): Promise<TestStack> {
+export async function startStack({
+  useBuild,
+  env = {},
+  logDirectory,
+  replaceKilledWorker = true,
+}: StackOptions): Promise<TestStack> {
   // Each stack logs into a folder of its own: two test runs at once (a developer's and CI's, or
   // the integration and e2e suites) must never read, or kill by pid, each other's worker.
   const ownLogDirectory = logDirectory ?? `test-logs/stack-${process.pid}`;
@@ -232,7 +242,7 @@ export async function startStack({ useBuild, env = {}, logDirectory }: StackOpti
           .catch(() => undefined);
       });
     };
-    replaceWhenKilled(worker);
+    if (replaceKilledWorker) replaceWhenKilled(worker);
     // Test files seal action secrets (TYPE_PASSWORD) the way the API does; forked test workers
     // inherit this process's environment.
     process.env.PW_TEST_ENCRYPTION_KEY = apiEnv.ENCRYPTION_KEY;

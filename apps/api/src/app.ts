@@ -37,6 +37,7 @@ import { createAskService } from './modules/asks/asks.service.js';
 import { createRunRepository } from './modules/runs/runs.repository.js';
 import { runRoutes } from './modules/runs/runs.routes.js';
 import { createRunService } from './modules/runs/runs.service.js';
+import { createStoppedRunSweep } from './modules/runs/stopped-runs.js';
 import { createScreenShareRepository } from './modules/screen-share/screen-share.repository.js';
 import { screenShareRoutes } from './modules/screen-share/screen-share.routes.js';
 import { createScreenShareService } from './modules/screen-share/screen-share.service.js';
@@ -140,6 +141,18 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   await liveEvents.start();
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
+  const runRepository = createRunRepository(app.db);
+  // Runs whose worker died end ERROR even while no worker runs: the API sweeps them.
+  const stoppedRuns = createStoppedRunSweep({
+    runs: runRepository,
+    queue: app.queues.runs,
+    redis: app.redis,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    log: app.log,
+  });
+  app.addHook('onReady', async () => stoppedRuns.start());
+  app.addHook('onClose', async () => stoppedRuns.stop());
+
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
@@ -148,7 +161,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
       await api.register(settingsRoutes, { settings });
       await api.register(liveRoutes, { hub: liveEvents });
       await api.register(runRoutes, {
-        runs: createRunService({ runs: createRunRepository(app.db), queue: app.queues.runs, log: app.log }),
+        runs: createRunService({ runs: runRepository, queue: app.queues.runs, log: app.log }),
       });
       await api.register(askRoutes, {
         asks: createAskService({

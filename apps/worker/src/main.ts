@@ -8,7 +8,6 @@ import {
   PURGE_EXPIRED_SESSIONS_EVERY_MS,
   QUEUES,
   RUN_JOBS,
-  RUN_MESSAGES,
   SESSION_QUEUES,
   WORKER_HEARTBEAT_EVERY_MS,
   WORKER_HEARTBEAT_TTL_MS,
@@ -19,7 +18,7 @@ import {
 import { createBrowserPool } from './browser-pool.js';
 import { loadConfig } from './config.js';
 import { createRunStore } from './flows/run-store.js';
-import { failStoppedRun, sweepStoppedRuns, type StalledRunsDeps } from './flows/stalled-runs.js';
+import { failStoppedRun, type StalledRunsDeps } from './flows/stalled-runs.js';
 import { createLiveSessionRegistry } from './sessions/live-session-registry.js';
 import { createLiveViews } from './sessions/live-view.js';
 import { createSessionCommandProcessor } from './processors/session-command.processor.js';
@@ -30,8 +29,6 @@ import { RUN_JOB_TTL_SECONDS, SESSION_JOB_TTL_SECONDS, createKeyExpiry } from '.
 const config = loadConfig();
 /** This process's identity: live sessions live here, and their commands come to its own queue. */
 const workerId = randomUUID();
-/** How often every worker looks for runs whose worker died (a run ends within about a minute). */
-const STALLED_RUN_SWEEP_EVERY_MS = 30_000;
 const log = pino({ level: config.LOG_LEVEL, base: { service: 'worker', pid: process.pid, workerId } });
 
 const navigationPolicy = {
@@ -101,10 +98,8 @@ const maintenanceWorker = new Worker(
 maintenanceWorker.on('failed', (job, error) => log.error({ jobId: job?.id, err: error }, 'job failed'));
 
 const runStore = createRunStore(db);
-const runsQueue = new Queue(QUEUES.runs, { connection, prefix });
 const stalledRuns: StalledRunsDeps = {
   store: runStore,
-  queue: runsQueue,
   redis: connection,
   keyPrefix: config.REDIS_KEY_PREFIX,
   log,
@@ -188,15 +183,6 @@ runsWorker.on('failed', (job, error) => {
       log.error({ err: e }, 'could not end a failed run'),
     );
 });
-const sweep = () =>
-  sweepStoppedRuns(stalledRuns)
-    .then((ended) => {
-      if (ended > 0)
-        log.warn({ ended, message: RUN_MESSAGES.workerStopped }, 'ended runs of stopped workers');
-    })
-    .catch((error: unknown) => log.error({ err: error }, 'stalled-run sweep failed'));
-await sweep();
-const stalledRunSweep = setInterval(() => void sweep(), STALLED_RUN_SWEEP_EVERY_MS);
 
 log.info(
   {
@@ -209,18 +195,16 @@ log.info(
 async function shutdown(signal: string): Promise<void> {
   log.info({ signal }, 'shutting down');
   clearInterval(idleSweep);
-  clearInterval(stalledRunSweep);
   clearInterval(heartbeat);
   await connection.del(heartbeatKey).catch(() => undefined);
   await sessionOpenWorker.close(true);
   await sessionCommandWorker.close(true);
-  // Runs in flight are not waited for (a WAIT can last a minute): their locks lapse and the
-  // stalled-run handling of a live worker, or of this one when it restarts, ends them ERROR.
+  // Runs in flight are not waited for (a WAIT can last a minute): their locks lapse and the API's
+  // stopped-run sweep ends them ERROR.
   await runsWorker.close(true);
   await browserPool.close();
   await maintenanceWorker.close();
   await maintenanceQueue.close();
-  await runsQueue.close();
   connection.disconnect();
   await db.$disconnect();
   process.exit(0);

@@ -166,7 +166,7 @@ export function createRunStore(db: PrismaClient) {
     /**
      * Ends a run still EXECUTING: run fields, the extractor's list status and last run, and the
      * error message the dashboard shows once. False when the run had already ended (another worker
-     * or the stalled-run sweep got there first).
+     * or the API's stopped-run sweep got there first).
      */
     async finishRun(runId: string, end: RunEnd): Promise<boolean> {
       return db.$transaction(async (tx) => {
@@ -199,17 +199,6 @@ export function createRunStore(db: PrismaClient) {
           });
         }
         return true;
-      });
-    },
-
-    /**
-     * Runs of the runs queue (those with a job id) still EXECUTING that started before
-     * `startedBefore`: the candidates of the stalled-run sweep.
-     */
-    executingQueuedRuns(startedBefore: Date) {
-      return db.run.findMany({
-        where: { status: 'EXECUTING', jobId: { not: null }, startedAt: { lt: startedBefore } },
-        select: { id: true, jobId: true, userId: true, extractorId: true },
       });
     },
 

@@ -13,10 +13,27 @@ export type MessageResponse = z.infer<typeof messageResponseSchema>;
 
 export const idParamSchema = z.object({ id: z.string().uuid() });
 
+const checkSchema = z.enum(['ok', 'down']);
+
+/** Why /health is degraded, for the operator reading it. */
+export const HEALTH_REASONS = {
+  database: 'PostgreSQL does not answer',
+  redis: 'Redis does not answer',
+  noWorker: 'No worker is running: runs wait until one starts',
+} as const;
+
+/**
+ * GET /health. 503 when PostgreSQL or Redis does not answer (the API cannot serve); 200 with status
+ * `degraded` when only the workers are missing (the API serves, runs wait for a worker).
+ */
 export const healthResponseSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   version: z.string(),
   build: z.string(),
-  checks: z.object({ database: z.enum(['ok', 'down']), redis: z.enum(['ok', 'down']) }),
+  checks: z.object({ database: checkSchema, redis: checkSchema, workers: checkSchema }),
+  /** Worker processes taking runs now (BullMQ's list of the run queue's workers). */
+  workers: z.number().int().min(0),
+  /** What is wrong when the status is degraded; empty when ok. */
+  reasons: z.array(z.string()),
 });
 export type HealthResponse = z.infer<typeof healthResponseSchema>;

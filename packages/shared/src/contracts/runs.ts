@@ -14,6 +14,9 @@ export const RUN_MESSAGES = {
   queueUnavailable: 'Runs cannot be started right now; try again in a moment.',
 } as const;
 
+/** The code of a run whose worker stopped: 100006 No Such Session, as for a browser that went away. */
+export const WORKER_STOPPED_ERROR_CODE = 100006;
+
 export const runIdParamSchema = z.object({ runId: z.string().uuid() });
 
 export const runStepParamSchema = z.object({
@@ -41,6 +44,8 @@ export type RunStepScreenshotKind = z.infer<typeof runStepScreenshotQuerySchema>
 export const executeExtractorResponseSchema = z.object({
   runId: z.string().uuid(),
   status: z.literal('EXECUTING'),
+  /** No worker is running: the run is queued and starts when one does (`run.waiting.for.worker`). */
+  waitingForWorker: z.boolean(),
 });
 export type ExecuteExtractorResponse = z.infer<typeof executeExtractorResponseSchema>;
 
@@ -74,6 +79,8 @@ export const runDetailSchema = z.object({
   errorCode: z.number().int().nullable(),
   errorMessage: z.string().nullable(),
   errorSequence: z.number().int().nullable(),
+  /** EXECUTING while no worker is running: queued until one starts (`run.waiting.for.worker`). */
+  waitingForWorker: z.boolean(),
   steps: z.array(runStepSchema),
 });
 export type RunDetail = z.infer<typeof runDetailSchema>;

@@ -31,11 +31,44 @@ export function createRunRepository(db: PrismaClient) {
         });
         if (claimed.count === 0) return undefined;
         // The run id is also its job id, known before the job exists: a run row always names its
-        // job, so the worker's stalled-run sweep can tell a lost job from one not yet queued.
+        // job, so the API's stopped-run sweep can tell a lost job from one not yet queued.
         const id = randomUUID();
         return tx.run.create({
           data: { id, jobId: id, extractorId, userId, status: 'EXECUTING', trigger: 'MANUAL' },
         });
+      });
+    },
+    /**
+     * Queued runs (they have a job; a builder's validation run has none) still EXECUTING that
+     * started before `startedBefore`: the stopped-run sweep's one query.
+     */
+    executingQueuedRuns(startedBefore: Date) {
+      return db.run.findMany({
+        where: { status: 'EXECUTING', startedAt: { lt: startedBefore }, jobId: { not: null } },
+        select: { id: true, jobId: true, userId: true, extractorId: true },
+      });
+    },
+    /**
+     * Ends a run ERROR with that code and message, with its extractor's status and error message,
+     * in one transaction; false when the run had already ended.
+     */
+    endRunInError(runId: string, errorCode: number, errorMessage: string) {
+      return db.$transaction(async (tx) => {
+        const finishedAt = new Date();
+        const updated = await tx.run.updateMany({
+          where: { id: runId, status: 'EXECUTING' },
+          data: { status: 'ERROR', finishedAt, errorCode, errorMessage },
+        });
+        if (updated.count === 0) return false;
+        const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { extractorId: true } });
+        await tx.extractor.update({
+          where: { id: run.extractorId },
+          data: { status: 'ERROR', lastRunAt: finishedAt },
+        });
+        await tx.extractorErrorMessage.create({
+          data: { extractorId: run.extractorId, runId, message: errorMessage, errorCode },
+        });
+        return true;
       });
     },
     /** A run that could not be queued ends at once, so the extractor is not left EXECUTING. */

@@ -22,6 +22,16 @@ export interface StoredFileContent {
 export function createRunService(deps: { runs: RunRepository; queue: RunsQueue; log: FastifyBaseLogger }) {
   const { runs, queue, log } = deps;
 
+  /** Whether a worker takes runs now; a Redis that cannot say counts as none. */
+  async function hasLiveWorker(): Promise<boolean> {
+    try {
+      return (await queue.getWorkers()).length > 0;
+    } catch (error) {
+      log.warn({ err: error }, 'could not list the run workers');
+      return false;
+    }
+  }
+
   async function ownedFile(userId: string, fileId: string | null): Promise<StoredFileContent> {
     const file = fileId ? await runs.findOwnedFile(userId, fileId) : null;
     if (!file?.content) throw AppError.notFound();
@@ -54,7 +64,9 @@ export function createRunService(deps: { runs: RunRepository; queue: RunsQueue; 
         await runs.failToQueue(run.id, extractorId, RUN_MESSAGES.queueUnavailable);
         throw new AppError('SERVICE_UNAVAILABLE', RUN_MESSAGES.queueUnavailable);
       }
-      return { runId: run.id, status: 'EXECUTING' };
+      const waitingForWorker = !(await hasLiveWorker());
+      if (waitingForWorker) log.warn({ runId: run.id }, 'run queued while no worker is running');
+      return { runId: run.id, status: 'EXECUTING', waitingForWorker };
     },
 
     async get(userId: string, runId: string): Promise<RunDetail> {
@@ -70,6 +82,7 @@ export function createRunService(deps: { runs: RunRepository; queue: RunsQueue; 
         errorCode: run.errorCode,
         errorMessage: run.errorMessage,
         errorSequence: run.errorSequence,
+        waitingForWorker: run.status === 'EXECUTING' && run.jobId !== null && !(await hasLiveWorker()),
         steps: run.steps.map((step) => {
           const value = stepValueSchema.safeParse(step.value);
           return {

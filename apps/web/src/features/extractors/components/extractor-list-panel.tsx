@@ -152,7 +152,9 @@ export function ExtractorListPanel({
   const execute = async (item: ExtractorListItem) => {
     setLocalStatus(item, 'EXECUTING');
     try {
-      await executeExtractor(item.id);
+      const started = await executeExtractor(item.id);
+      // Queued with no worker to take it: say so instead of a row that pulses for nothing.
+      if (started.waitingForWorker) toast.warning(t('run.waiting.for.worker'));
       // The server has the run now: show its EXECUTING without waiting for the next load.
       queryClient.setQueryData<ExtractorListItem[]>(queryKey, (current) =>
         current?.map((row) => (row.id === item.id ? { ...row, status: 'EXECUTING' } : row)),

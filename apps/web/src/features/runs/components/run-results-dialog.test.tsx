@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { RunDetail, RunStep } from '@pagewright/shared';
+import { MESSAGES, type RunDetail, type RunStep } from '@pagewright/shared';
 import '../../../lib/i18n';
 import { RunResultsDialog } from './run-results-dialog';
 import { formatDateTime, formatNumber } from './step-value';
@@ -35,6 +35,7 @@ const failedRun: RunDetail = {
   errorCode: 100404,
   errorMessage: 'No Such Element: #buy',
   errorSequence: 70,
+  waitingForWorker: false,
   steps: [
     step({ sequence: 10, actionType: 'NAVIGATE', hasPageScreenshot: true, hasNormalizedHtml: true }),
     step({
@@ -226,5 +227,25 @@ describe('RunResultsDialog', () => {
     });
     expect(within(dialog).getByRole('listitem', { name: 'Step 30: Get number' })).toBeTruthy();
     expect(within(dialog).queryByRole('progressbar')).toBeNull();
+  });
+
+  it('says the run waits for a worker while none is running, until one takes it', async () => {
+    const queued: RunDetail = {
+      ...failedRun,
+      status: 'EXECUTING',
+      finishedAt: null,
+      errorCode: null,
+      errorMessage: null,
+      errorSequence: null,
+      waitingForWorker: true,
+      steps: [],
+    };
+    runAnswers = [queued, { ...queued, waitingForWorker: false, steps: failedRun.steps.slice(0, 1) }];
+    renderDialog();
+
+    const dialog = await screen.findByRole('dialog', { name: /Run results: Shop prices/ });
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(MESSAGES['run.waiting.for.worker']);
+    await waitFor(() => expect(within(dialog).queryByRole('alert')).toBeNull(), { timeout: 5_000 });
+    expect(within(dialog).getByText('Executing: the steps appear as they run…')).toBeTruthy();
   });
 });

@@ -221,11 +221,16 @@ export function RunResultsDialog({ runId, name, onClose }: RunResultsDialogProps
       )}
       <DialogContent dividers>
         {run.isError && <Alert severity="error">{errorText(run.error)}</Alert>}
-        {isExecuting && (
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-            {t('runs.executing')}
-          </Typography>
-        )}
+        {isExecuting &&
+          (data.waitingForWorker ? (
+            <Alert severity="warning" sx={{ mb: 1.5 }}>
+              {t('run.waiting.for.worker')}
+            </Alert>
+          ) : (
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+              {t('runs.executing')}
+            </Typography>
+          ))}
         {data?.status === 'ERROR' && data.errorMessage && (
           <Alert severity="error" sx={{ mb: 1.5 }}>
             {failingSequence !== undefined

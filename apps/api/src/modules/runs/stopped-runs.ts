@@ -1,0 +1,76 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+import { RUN_MESSAGES, WORKER_STOPPED_ERROR_CODE, publishLiveEvent } from '@pagewright/shared';
+import type { RunsQueue } from '../../plugins/queues.js';
+import type { RunRepository } from './runs.repository.js';
+
+/** A run younger than this may have its row but not yet its job (execute writes the row first). */
+const QUEUEING_GRACE_MS = 10_000;
+/**
+ * How often the API looks for runs whose worker stopped. A dead worker's lock lapses within 30 s
+ * (the worker's lockDuration), so its run ends ERROR within about 40 s.
+ */
+export const STOPPED_RUN_SWEEP_EVERY_MS = 10_000;
+
+/**
+ * The sweep behind "never EXECUTING forever", in the API so that it runs while no worker does: a
+ * run still EXECUTING whose job is gone, failed or completed, or active without its lock (BullMQ's
+ * `<job>:lock` lives only while a live worker renews it), ends ERROR with RUN_MESSAGES.workerStopped
+ * and its extractor can be executed again. A run whose job waits in the queue is left alone: it
+ * starts when a worker does.
+ */
+export function createStoppedRunSweep(deps: {
+  runs: RunRepository;
+  queue: RunsQueue;
+  redis: Redis;
+  keyPrefix: string;
+  log: FastifyBaseLogger;
+}) {
+  const { runs, queue, redis, keyPrefix, log } = deps;
+
+  async function hasStopped(jobId: string): Promise<boolean> {
+    const job = await queue.getJob(jobId);
+    const state = job ? await job.getState() : 'missing';
+    if (state === 'active') return (await redis.exists(queue.toKey(`${jobId}:lock`))) === 0;
+    return state === 'missing' || state === 'failed' || state === 'completed' || state === 'unknown';
+  }
+
+  /** One pass; answers how many runs it ended. */
+  async function sweep(): Promise<number> {
+    const candidates = await runs.executingQueuedRuns(new Date(Date.now() - QUEUEING_GRACE_MS));
+    let ended = 0;
+    for (const run of candidates) {
+      if (!(await hasStopped(run.jobId ?? run.id))) continue;
+      if (!(await runs.endRunInError(run.id, WORKER_STOPPED_ERROR_CODE, RUN_MESSAGES.workerStopped)))
+        continue;
+      ended += 1;
+      log.warn({ runId: run.id, extractorId: run.extractorId }, 'run ended ERROR: its worker stopped');
+      await publishLiveEvent(redis, keyPrefix, run.userId, {
+        type: 'run-status',
+        extractorId: run.extractorId,
+        runId: run.id,
+        status: 'ERROR',
+        errorMessage: RUN_MESSAGES.workerStopped,
+      }).catch((error: unknown) => log.warn({ err: error, runId: run.id }, 'could not publish a run status'));
+    }
+    return ended;
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  return {
+    sweep,
+    start() {
+      timer = setInterval(() => {
+        // A pass slower than the interval (Redis or PostgreSQL struggling) is not doubled up.
+        running ??= sweep()
+          .catch((error: unknown) => log.error({ err: error }, 'stopped-run sweep failed'))
+          .finally(() => (running = undefined));
+      }, STOPPED_RUN_SWEEP_EVERY_MS);
+    },
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
