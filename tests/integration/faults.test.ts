@@ -58,13 +58,19 @@ describe('a killed worker, then a Redis gone, on a stack of their own (issue 10,
   const api = () => request(stack!.apiUrl);
   const as = () => bearer(user.accessToken);
 
-  beforeAll(async () => {
-    const redisPort = await freePort();
-    redisServer = spawn(
+  let redisPort: number;
+  const spawnRedis = (port: number) =>
+    spawn(
       'redis-server',
-      ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      { stdio: 'ignore' },
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        stdio: 'ignore',
+      },
     );
+
+  beforeAll(async () => {
+    redisPort = await freePort();
+    redisServer = spawnRedis(redisPort);
     await waitFor(async () => {
       const probe = new Redis(redisPort, '127.0.0.1', { lazyConnect: true, retryStrategy: () => null });
       probe.on('error', () => undefined);
@@ -176,4 +182,55 @@ describe('a killed worker, then a Redis gone, on a stack of their own (issue 10,
       waitingForWorker: true,
     });
   }, 120_000);
+
+  it('answers sign-in, builder start and execute 503 within 2 s once Redis is gone, leaving no run behind', async () => {
+    const extractorId = await insertExtractor('Quick read', [
+      { sequence: 10, type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` },
+      { sequence: 20, type: 'GET_TEXT', selectorValue: '#login-title' },
+    ]);
+    redisServer!.kill('SIGKILL');
+    await new Promise((resolve) => redisServer!.once('exit', resolve));
+    const unavailable = { message: MESSAGES['error.service.unavailable'], code: 'SERVICE_UNAVAILABLE' };
+
+    const timed = async (send: () => request.Test) => {
+      const startedAt = Date.now();
+      const answer = await send();
+      return { status: answer.status, body: answer.body as unknown, ms: Date.now() - startedAt };
+    };
+    const signIn = await timed(() =>
+      api().post('/api/auth').send({ username: user.username, password: user.password }),
+    );
+    const builderStart = await timed(() =>
+      api().post('/api/extractor/start').set(as()).send({ name: 'While Redis is down', description: 'x' }),
+    );
+    const execute = await timed(() => api().get(`/api/extractor/execute/${extractorId}`).set(as()));
+    process.stdout.write(
+      `faults 2: with Redis down, sign-in ${signIn.ms} ms, builder start ${builderStart.ms} ms, execute ${execute.ms} ms\n`,
+    );
+
+    expect(signIn).toMatchObject({ status: 503, body: unavailable });
+    expect(builderStart).toMatchObject({ status: 503, body: unavailable });
+    expect(execute).toMatchObject({
+      status: 503,
+      body: { message: RUN_MESSAGES.queueUnavailable, code: 'SERVICE_UNAVAILABLE' },
+    });
+    for (const answer of [signIn, builderStart, execute]) expect(answer.ms).toBeLessThan(2_000);
+    // Refused, not queued for later: no run, and the extractor keeps the status it had.
+    expect(await db.run.count({ where: { extractorId } })).toBe(0);
+    expect((await db.extractor.findUniqueOrThrow({ where: { id: extractorId } })).status).toBeNull();
+    expect(await health()).toMatchObject({
+      statusCode: 503,
+      body: { status: 'degraded', checks: { redis: 'down' }, reasons: [HEALTH_REASONS.redis] },
+    });
+
+    // Failing fast does not mean staying down: Redis back on its port, sign-in works again.
+    redisServer = spawnRedis(redisPort);
+    await expect
+      .poll(
+        async () =>
+          (await api().post('/api/auth').send({ username: user.username, password: user.password })).status,
+        { timeout: 20_000, interval: 250 },
+      )
+      .toBe(200);
+  }, 60_000);
 });

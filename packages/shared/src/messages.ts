@@ -53,6 +53,7 @@ export const MESSAGES = {
   'error.invalid.token.parameter': 'Invalid token passed via parameter...',
   'error.user.info': 'Error getting user info. Please try again later.',
   'error.internal': 'Internal server error',
+  'error.service.unavailable': 'The service is unavailable for a moment; please try again shortly.',
   'error.not.found': 'Not found',
   'error.unauthorized': 'Authentication required',
   'error.required': 'Required',

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { MESSAGES, type ApiErrorCode, type ErrorResponse, type MessageKey } from '@pagewright/shared';
 import { AppError } from '../lib/app-error.js';
+import { isRedisUnavailable } from '../lib/redis-fail-fast.js';
 
 /** Fastify's own client errors, each as the product's code and text (never Fastify's wording). */
 const FASTIFY_CLIENT_ERRORS: Readonly<Record<string, { code: ApiErrorCode; message: MessageKey }>> = {
@@ -59,6 +60,14 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, issues: error.cause.issues }, 'response did not match its schema');
       return reply.status(500).send({ message: MESSAGES['error.internal'], code: 'INTERNAL_ERROR' });
+    }
+    if (isRedisUnavailable(error)) {
+      request.log.error({ err: error }, 'Redis unavailable');
+      const body: ErrorResponse = {
+        message: MESSAGES['error.service.unavailable'],
+        code: 'SERVICE_UNAVAILABLE',
+      };
+      return reply.status(503).send(body);
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {

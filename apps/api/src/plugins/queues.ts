@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { QUEUES, queuePrefix, type RunFlowPayload } from '@pagewright/shared';
+import { FAIL_FAST_REDIS_OPTIONS } from '../lib/redis-fail-fast.js';
 
 export type RunsQueue = Queue<RunFlowPayload>;
 
@@ -14,8 +15,10 @@ declare module 'fastify' {
 
 /** The BullMQ queues the API adds jobs to, on a connection of their own, closed with the app. */
 export const queuesPlugin = fp(async (app: FastifyInstance) => {
-  // BullMQ wants no retry cap on its connection; app.redis keeps its cap for request-time calls.
-  const connection = new Redis(app.config.REDIS_URL, { maxRetriesPerRequest: null });
+  // Only adds jobs and reads them, never blocks (BullMQ workers do): it fails fast like app.redis,
+  // so Execute answers 503 at once while Redis is down instead of queueing the run for later.
+  const connection = new Redis(app.config.REDIS_URL, { ...FAIL_FAST_REDIS_OPTIONS, lazyConnect: true });
+  await connection.connect();
   const prefix = queuePrefix(app.config.REDIS_KEY_PREFIX);
   const runs: RunsQueue = new Queue<RunFlowPayload>(QUEUES.runs, { connection, prefix });
   app.decorate('queues', { runs });

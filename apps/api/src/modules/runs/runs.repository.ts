@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { PrismaClient } from '@pagewright/db';
+import type { PrismaClient, RunStatus } from '@pagewright/db';
 
 /** Runs, their steps and stored files; every read is scoped to the owner. */
 export function createRunRepository(db: PrismaClient) {
@@ -8,7 +8,7 @@ export function createRunRepository(db: PrismaClient) {
     findOwnedExtractor(userId: string, id: string) {
       return db.extractor.findFirst({
         where: { id, userId },
-        select: { id: true, _count: { select: { actions: true } } },
+        select: { id: true, status: true, _count: { select: { actions: true } } },
       });
     },
     hasPendingAsk(userId: string, extractorId: string) {
@@ -71,12 +71,17 @@ export function createRunRepository(db: PrismaClient) {
         return true;
       });
     },
-    /** A run that could not be queued ends at once, so the extractor is not left EXECUTING. */
-    failToQueue(runId: string, extractorId: string, message: string) {
-      const finishedAt = new Date();
+    /**
+     * Takes back a run that could not be queued: Execute was refused, so no run is left behind and
+     * the extractor gets back the status it had.
+     */
+    withdrawRun(runId: string, extractorId: string, previousStatus: RunStatus | null) {
       return db.$transaction([
-        db.run.update({ where: { id: runId }, data: { status: 'ERROR', finishedAt, errorMessage: message } }),
-        db.extractor.update({ where: { id: extractorId }, data: { status: 'ERROR', lastRunAt: finishedAt } }),
+        db.run.delete({ where: { id: runId } }),
+        db.extractor.updateMany({
+          where: { id: extractorId, status: 'EXECUTING' },
+          data: { status: previousStatus },
+        }),
       ]);
     },
     /** The run and its steps; a step's normalized HTML (up to 2 MB) is only flagged, not read. */

@@ -60,8 +60,8 @@ export function createRunService(deps: { runs: RunRepository; queue: RunsQueue; 
           { jobId: run.id, attempts: 1, removeOnComplete: { count: 1000 }, removeOnFail: { count: 1000 } },
         );
       } catch (error) {
-        log.error({ err: error, runId: run.id }, 'could not queue a run');
-        await runs.failToQueue(run.id, extractorId, RUN_MESSAGES.queueUnavailable);
+        log.error({ err: error, runId: run.id }, 'could not queue a run; Execute refused');
+        await runs.withdrawRun(run.id, extractorId, extractor.status);
         throw new AppError('SERVICE_UNAVAILABLE', RUN_MESSAGES.queueUnavailable);
       }
       const waitingForWorker = !(await hasLiveWorker());
