@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { createPrismaClient } from '@pagewright/db';
-import { type LiveImageResponse } from '@pagewright/shared';
+import { BUILDER_MESSAGES, type AddActionInput, type LiveImageResponse } from '@pagewright/shared';
+import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 import { fromRoot } from '../support/paths.js';
 import { keysWithoutExpiry } from '../support/redis-keys.js';
@@ -36,6 +37,22 @@ async function startBuilder(user: SignedInUser, name: string): Promise<string> {
   return (created.body as { id: string }).id;
 }
 
+async function added(user: SignedInUser, body: AddActionInput): Promise<number> {
+  const answer = await api().post('/api/extractor/').query(EXTRACTOR).set(bearer(user.token)).send(body);
+  expect(answer.status, `${body.type}: ${JSON.stringify(answer.body)}`).toBe(200);
+  return (answer.body as { action: { sequence: number } }).action.sequence;
+}
+
+/** Lines the stack's workers logged with this message. */
+function workerLogLines(message: string): Record<string, unknown>[] {
+  const logDir = fromRoot('.pagewright', process.env.PW_TEST_LOG_DIRECTORY ?? 'test-logs');
+  return readdirSync(logDir)
+    .filter((name) => name === 'worker.log' || name.startsWith('worker-'))
+    .flatMap((name) => readFileSync(path.join(logDir, name), 'utf8').split('\n'))
+    .filter((line) => line.includes(`"msg":"${message}"`))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
 /** Every live session the stack's workers have opened, from their logs ("live session opened"). */
 function openedSessionIds(): string[] {
   const logDir = fromRoot('.pagewright', process.env.PW_TEST_LOG_DIRECTORY ?? 'test-logs');
@@ -60,11 +77,15 @@ async function sessionChannelConnections(): Promise<string[]> {
     .filter((queue) => queue.startsWith('pagewright-session-'));
 }
 
-beforeAll(() => {
+let site: FixtureSite;
+
+beforeAll(async () => {
   expect(redisKeyPrefix).toMatch(/^pagewright-test:/u);
+  site = await startFixtureSite();
 });
 
 afterAll(async () => {
+  await site?.close();
   redis.disconnect();
   await db.$disconnect();
 });
@@ -121,4 +142,56 @@ describe('connections to workers', () => {
       );
     await expect.poll(lastingQueueKeys, { timeout: 15_000 }).toEqual([]);
   }, 480_000);
+});
+
+describe('the builder lock during a validation', () => {
+  it('stops a validation whose request went away, and frees the builder within seconds', async () => {
+    const user = await signUp('state-validate-abort');
+    const extractorId = await startBuilder(user, 'Abandoned validation');
+    await added(user, { type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` });
+    // A minute-long WAIT, set by a change (changes are not executed on the page).
+    const wait = await added(user, { type: 'WAIT', textValue: '0' });
+    await api()
+      .post('/api/extractor/action')
+      .query(EXTRACTOR)
+      .set(bearer(user.token))
+      .send({ sequence: wait, textValue: '60' })
+      .expect(200);
+
+    const client = new AbortController();
+    const validation = await fetch(`${apiUrl}/api/extractor/validate?extractorType=EXTRACTOR`, {
+      headers: bearer(user.token),
+      signal: client.signal,
+    });
+    expect(validation.status).toBe(200);
+    // Read the progress lines until the WAIT starts, then go away (a closed tab).
+    const reader = validation.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    while (!text.includes('|WAIT')) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the validation ended before its WAIT: ${text}`);
+      text += value;
+    }
+    client.abort();
+    const abortedAt = Date.now();
+
+    // A call that needs the builder's lock gets it (it waits up to 10 s for it, else 409).
+    const change = await api()
+      .post('/api/extractor/action')
+      .query(EXTRACTOR)
+      .set(bearer(user.token))
+      .send({ sequence: wait, textValue: '1' });
+    const freedInMs = Date.now() - abortedAt;
+    expect(change.status, JSON.stringify(change.body)).toBe(200);
+    expect(freedInMs).toBeLessThan(8_000);
+
+    // The validation run says it was stopped, and its worker was told to stop it.
+    const run = await db.run.findFirst({
+      where: { extractorId, trigger: 'VALIDATION' },
+      orderBy: { createdAt: 'desc' },
+    });
+    expect(run).toMatchObject({ status: 'STOPPED', errorMessage: BUILDER_MESSAGES.validationCancelled });
+    await expect.poll(() => workerLogLines('validation stopped').length).toBeGreaterThan(0);
+    console.info(`builder lock freed ${freedInMs} ms after the validation's request closed`);
+  }, 120_000);
 });

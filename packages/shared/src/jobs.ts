@@ -65,6 +65,8 @@ const sessionRef = { sessionId: z.string(), userId: z.string().uuid() };
 export const sessionCommandSchema = z.discriminatedUnion('command', [
   z.object({ command: z.literal('open'), userId: z.string().uuid() }),
   z.object({ command: z.literal('close'), ...sessionRef }),
+  /** Stops the session's running validation (its request went away): the flow ends STOPPED. */
+  z.object({ command: z.literal('stop'), ...sessionRef }),
   z.object({
     command: z.literal('execute'),
     ...sessionRef,

@@ -28,6 +28,8 @@ export interface AskRun {
   extractorId: string;
   /** The run's actions by sequence (an ask names its action and label). */
   rowsBySequence: ReadonlyMap<number, AskRunRow>;
+  /** Aborting cancels the ask being waited on (a validation whose request went away). */
+  signal?: AbortSignal;
 }
 
 interface AskRunRow {
@@ -140,6 +142,17 @@ export function createAskDuringRun(deps: AskDuringRunDeps, run: AskRun) {
     });
     deps.log.info({ runId: run.runId, askId, sequence: request.sequence }, 'waiting for an answer');
 
+    // A stopped run answers its own ask CANCELED, as the ask dialog's Cancel does.
+    const key = askAnswerKey(deps.keyPrefix, askId);
+    const cancel = () =>
+      void deps.redis
+        .multi()
+        .rpush(key, ASK_CANCELED)
+        .expire(key, Math.ceil(deps.timeoutMs / 1000))
+        .exec()
+        .catch((error: unknown) => deps.log.warn({ err: error, askId }, 'could not cancel an ask'));
+    if (run.signal?.aborted) cancel();
+    else run.signal?.addEventListener('abort', cancel, { once: true });
     let answer: string | undefined;
     try {
       answer = await waitForAnswer(askId, expiresAt);
@@ -147,6 +160,8 @@ export function createAskDuringRun(deps: AskDuringRunDeps, run: AskRun) {
       // The run fails; its ask must not stay PENDING (it would block the next Execute).
       await deps.store.endPendingAsk(askId, 'CANCELED').catch(() => undefined);
       throw error;
+    } finally {
+      run.signal?.removeEventListener('abort', cancel);
     }
     if (answer === undefined) {
       expired = true;

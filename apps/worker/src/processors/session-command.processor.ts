@@ -71,6 +71,8 @@ const sessionLost = () => failure('SESSION_LOST', 'The live session is no longer
  */
 export function createSessionCommandProcessor(deps: SessionCommandDeps) {
   const { sessions, log } = deps;
+  /** The running validation of each session, by session id: a `stop` command aborts it. */
+  const validations = new Map<string, AbortController>();
 
   function openSecret(sealed: SealedSecretJson | null, context: string | null): string | undefined {
     if (!sealed || !context) return undefined;
@@ -166,6 +168,9 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
     session: LiveSession,
     command: Extract<SessionCommand, { command: 'validate' }>,
   ): Promise<ValidateResult | SessionFailure> {
+    const stop = new AbortController();
+    validations.get(session.id)?.abort();
+    validations.set(session.id, stop);
     const steps = command.steps.map((entry) =>
       withSecret(entry.step, openSecret(entry.sealedSecret, entry.secretContext)),
     );
@@ -182,6 +187,7 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
         runId: command.runId,
         userId: command.userId,
         extractorId: command.extractorId,
+        signal: stop.signal,
         rowsBySequence: new Map(
           command.steps.map((entry) => [
             entry.step.sequence,
@@ -211,6 +217,7 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
         steps,
         {
           ask: asks.ask,
+          signal: stop.signal,
           onStepStart: (step, index, total) =>
             report({
               progress: Math.round((index / Math.max(total, 1)) * 100),
@@ -256,6 +263,7 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
       };
     } finally {
       session.isBusy = false;
+      if (validations.get(session.id) === stop) validations.delete(session.id);
     }
   }
 
@@ -351,6 +359,12 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
           return await execute(session, command);
         case 'validate':
           return await validate(job, session, command);
+        case 'stop': {
+          const validation = validations.get(session.id);
+          validation?.abort();
+          if (validation) jobLog.info({ sessionId: session.id }, 'validation stopped');
+          return { ok: true, stopped: validation !== undefined };
+        }
         case 'evaluatePoint': {
           const element = await elementAtPoint(session.page, command.point);
           return element

@@ -23,6 +23,9 @@ export const BUILDER_MESSAGES = {
   noBuilder: 'No builder is open: open the extractor with Edit (or create one) first.',
   sessionLost: 'The live browser of this builder was lost; the page starts again from a blank tab.',
   replaced: 'This builder was closed or opened again meanwhile (another tab?); open it again.',
+  lockLost:
+    'This validation lost its hold on the builder (its lock lapsed or another request took it) and was stopped; validate again.',
+  validationCancelled: 'The validation was stopped: its request closed before it ended.',
   busy: 'The builder is busy with another request; try again in a moment.',
   noWorker: 'No worker is available to open a browser right now; try again in a moment.',
   actionNotFound: 'There is no action with this sequence.',

@@ -156,18 +156,26 @@ export function createBuilderCore(deps: BuilderServiceDeps) {
 
   /**
    * A command to the builder's page. A lost session (worker or browser gone) is forgotten so the
-   * next call opens a new one, and the caller hears why.
+   * next call opens a new one, and the caller hears why. An aborted `signal` stops the command on
+   * the worker and throws the signal's reason.
    */
   async function command<T>(
     userId: string,
     record: BuilderRecord,
-    build: (sessionId: string) => SessionCommand,
+    build: (sessionId: string) => Exclude<SessionCommand, { command: 'open' }>,
     timeoutMs: number,
     onProgress?: Parameters<SessionCommandClient['command']>[3],
+    signal?: AbortSignal,
   ): Promise<T | SessionFailure> {
     const session = await live(userId, record);
     try {
-      return await commands.command<T>(session.workerId, build(session.sessionId), timeoutMs, onProgress);
+      return await commands.command<T>(
+        session.workerId,
+        build(session.sessionId),
+        timeoutMs,
+        onProgress,
+        signal,
+      );
     } catch (error) {
       if (!(error instanceof SessionLostError)) throw error;
       record.live = null;

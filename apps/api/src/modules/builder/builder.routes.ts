@@ -293,10 +293,22 @@ export const builderRoutes: FastifyPluginAsyncZod<{ builder: BuilderService }> =
       if (view.actions.length === 0) throw AppError.validation(MESSAGES['extractor.validate.empty']);
       await builder.assertEditable(request.user.id, extractorType);
       const stream = new PassThrough();
+      // A client that goes away stops the validation on its worker and frees the builder, instead
+      // of holding it until the flow (and its asks) end.
+      const requestClosed = new AbortController();
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished)
+          requestClosed.abort(new AppError('CONFLICT', BUILDER_MESSAGES.validationCancelled));
+      });
       const validation = builder
-        .validate(request.user.id, extractorType, (progress, actionType) => {
-          stream.write(`${Math.round(progress)}|${actionType}\n`);
-        })
+        .validate(
+          request.user.id,
+          extractorType,
+          (progress, actionType) => {
+            stream.write(`${Math.round(progress)}|${actionType}\n`);
+          },
+          requestClosed.signal,
+        )
         .then((result) => validationResultSchema.parse(result))
         .catch((error: unknown) => {
           if (!(error instanceof AppError)) request.log.error({ err: error }, 'validation failed');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import type { BuilderRecord } from '@pagewright/shared';
+import { BUILDER_MESSAGES, type BuilderRecord } from '@pagewright/shared';
 import { createBuilderStore } from './builder.store.js';
 
 /** The builder's record and locks against the Redis of this machine, under a prefix of their own. */
@@ -82,4 +82,77 @@ describe('the builder record', () => {
       false,
     );
   });
+});
+
+describe('the builder lock', () => {
+  const lockKey = `${prefix}builder-lock:${userId}:EXTRACTOR`;
+
+  it('is released only by its holder: a lock that lapsed and was taken stays with its new holder', async () => {
+    await store.withLock(userId, 'EXTRACTOR', async () => {
+      // The lock lapsed during the work and another request took it.
+      await redis.set(lockKey, 'another-request', 'PX', 60_000);
+    });
+    expect(await redis.get(lockKey)).toBe('another-request');
+  });
+
+  it('keeps a lock for long work, renewing it while the work runs', async () => {
+    const shortLocks = createBuilderStore(redis, prefix, { lockTtlMs: 150 });
+    const isLost = await shortLocks.withLock(
+      userId,
+      'EXTRACTOR',
+      async (lock) => {
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        expect(await redis.pttl(lockKey)).toBeGreaterThan(0);
+        return lock.signal.aborted;
+      },
+      { keepAlive: true },
+    );
+    expect(isLost).toBe(false);
+    expect(await redis.exists(lockKey)).toBe(0);
+  });
+
+  it('stops the work of a kept lock, saying why, when a renewal finds the lock taken', async () => {
+    const shortLocks = createBuilderStore(redis, prefix, { lockTtlMs: 300 });
+    const reason = await shortLocks.withLock(
+      userId,
+      'EXTRACTOR',
+      async (lock) => {
+        await redis.set(lockKey, 'another-request', 'PX', 60_000);
+        await new Promise((resolve) => lock.signal.addEventListener('abort', resolve, { once: true }));
+        return lock.signal.reason as unknown;
+      },
+      { keepAlive: true },
+    );
+    expect(reason).toMatchObject({ code: 'CONFLICT', message: BUILDER_MESSAGES.lockLost });
+    expect(await redis.get(lockKey)).toBe('another-request');
+  });
+
+  it('never deletes a lock taken between its holder finding it lapsing and releasing it', async () => {
+    const shortLocks = createBuilderStore(redis, prefix, { lockTtlMs: 15 });
+    const contender = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    let deletedUnderContender = 0;
+    try {
+      for (let round = 0; round < 150; round += 1) {
+        let isContending = true;
+        let contenderHolds = false;
+        let contending: Promise<void> = Promise.resolve();
+        await shortLocks.withLock(userId, 'EXTRACTOR', async () => {
+          contending = (async () => {
+            while (isContending && !contenderHolds)
+              contenderHolds = (await contender.set(lockKey, 'contender', 'PX', 5_000, 'NX')) === 'OK';
+          })();
+          // Finish as the lock lapses: the release races the contender taking it.
+          while (!contenderHolds && (await redis.pttl(lockKey)) > 1);
+        });
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        isContending = false;
+        await contending;
+        if (contenderHolds && (await redis.get(lockKey)) !== 'contender') deletedUnderContender += 1;
+        await redis.del(lockKey);
+      }
+    } finally {
+      contender.disconnect();
+    }
+    expect(deletedUnderContender).toBe(0);
+  }, 60_000);
 });

@@ -14,6 +14,8 @@ const DRAFT_TTL_MS = 24 * 60 * 60 * 1000;
 /** A request holds the builder at most this long (a validation renews it while it runs). */
 const LOCK_TTL_MS = 60_000;
 const LOCK_WAIT_MS = 10_000;
+/** A kept lock is renewed three times per TTL: two renewals may fail before it lapses. */
+const RENEWALS_PER_TTL = 3;
 /** Opening a page waits up to 20 s for a worker (session-commands OPEN_TIMEOUT_MS): held longer. */
 const OPEN_LOCK_TTL_MS = 30_000;
 const OPEN_LOCK_WAIT_MS = 30_000;
@@ -69,6 +71,31 @@ end
 redis.call('PEXPIRE', KEYS[1], ttl > 0 and ttl or tonumber(ARGV[1]))
 return 1`;
 
+/** Extends a lock only while it is still the caller's (compare-and-set). */
+const RENEW_LOCK = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+return redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
+
+/** Deletes a lock only while it is still the caller's: one that lapsed may be someone else's now. */
+const RELEASE_LOCK = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+return redis.call('DEL', KEYS[1])`;
+
+/** A lock held by `withLock`. */
+export interface HeldLock {
+  /**
+   * Aborted when the lock is no longer held (with `keepAlive`: a renewal found it lapsed or
+   * taken): the work must stop, another request may be changing the draft. The reason is an
+   * AppError naming that.
+   */
+  signal: AbortSignal;
+}
+
+export interface BuilderStoreOptions {
+  /** How long a lock lasts without renewal (tests shorten it). */
+  lockTtlMs?: number;
+}
+
 /** A Lua script run by its SHA (loaded again after a Redis restart). */
 function luaScript(redis: Redis, lua: string) {
   const sha = createHash('sha1').update(lua).digest('hex');
@@ -90,7 +117,8 @@ const isWrongType = (error: unknown) => error instanceof Error && error.message.
  * two tabs (or a double click) never interleave changes to one draft, and a lock of its own for
  * opening the live page, so two calls at once open one page.
  */
-export function createBuilderStore(redis: Redis, keyPrefix: string) {
+export function createBuilderStore(redis: Redis, keyPrefix: string, options: BuilderStoreOptions = {}) {
+  const lockTtlMs = options.lockTtlMs ?? LOCK_TTL_MS;
   const recordKey = (userId: string, type: ExtractorType) => `${keyPrefix}builder:${userId}:${type}`;
   const lockKey = (userId: string, type: ExtractorType) => `${keyPrefix}builder-lock:${userId}:${type}`;
   const openLockKey = (userId: string, type: ExtractorType) =>
@@ -100,6 +128,8 @@ export function createBuilderStore(redis: Redis, keyPrefix: string) {
   const setLive = luaScript(redis, SET_LIVE);
   const clearLive = luaScript(redis, CLEAR_LIVE);
   const migrateStringRecord = luaScript(redis, MIGRATE_STRING_RECORD);
+  const renewLock = luaScript(redis, RENEW_LOCK);
+  const releaseLock = luaScript(redis, RELEASE_LOCK);
 
   async function readFields(key: string): Promise<Record<string, string>> {
     try {
@@ -115,13 +145,14 @@ export function createBuilderStore(redis: Redis, keyPrefix: string) {
 
   /**
    * Runs `work` holding `key`; waits up to `waitMs` for the holder to finish, then answers 409.
-   * `renew` extends the lock for long work (a validation).
+   * With `keepAlive` the lock is renewed while the work runs; `signal` aborts once it is lost.
    */
   async function holding<T>(
     key: string,
     ttlMs: number,
     waitMs: number,
-    work: (renew: () => Promise<void>) => Promise<T>,
+    work: (lock: HeldLock) => Promise<T>,
+    keepAlive = false,
   ): Promise<T> {
     const token = randomUUID();
     const deadline = Date.now() + waitMs;
@@ -129,14 +160,26 @@ export function createBuilderStore(redis: Redis, keyPrefix: string) {
       if (Date.now() > deadline) throw new AppError('CONFLICT', BUILDER_MESSAGES.busy);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    const lost = new AbortController();
+    let heldUntil = Date.now() + ttlMs;
     const renew = async () => {
-      if ((await redis.get(key)) === token) await redis.pexpire(key, ttlMs);
+      const attemptedAt = Date.now();
+      try {
+        if ((await renewLock([key], [token, ttlMs])) === 1) heldUntil = attemptedAt + ttlMs;
+        else lost.abort(new AppError('CONFLICT', BUILDER_MESSAGES.lockLost));
+      } catch {
+        // Redis did not answer: the lock may still be ours until its TTL runs out.
+        if (Date.now() >= heldUntil) lost.abort(new AppError('CONFLICT', BUILDER_MESSAGES.lockLost));
+      }
     };
+    const renewal = keepAlive
+      ? setInterval(() => void renew(), Math.max(1, Math.floor(ttlMs / RENEWALS_PER_TTL)))
+      : undefined;
     try {
-      return await work(renew);
+      return await work({ signal: lost.signal });
     } finally {
-      // Only our own lock is released (it may have expired and been taken by someone else).
-      if ((await redis.get(key)) === token) await redis.del(key);
+      clearInterval(renewal);
+      await releaseLock([key], [token]);
     }
   }
 
@@ -205,14 +248,16 @@ export function createBuilderStore(redis: Redis, keyPrefix: string) {
 
     /**
      * Runs `work` holding the builder's lock; waits up to 10 s for another request to finish, then
-     * answers 409. `renew` extends the lock for long work (a validation).
+     * answers 409. `keepAlive` renews the lock for long work (a validation), which must stop when
+     * `lock.signal` aborts.
      */
     async withLock<T>(
       userId: string,
       type: ExtractorType,
-      work: (renew: () => Promise<void>) => Promise<T>,
+      work: (lock: HeldLock) => Promise<T>,
+      { keepAlive = false }: { keepAlive?: boolean } = {},
     ): Promise<T> {
-      return holding(lockKey(userId, type), LOCK_TTL_MS, LOCK_WAIT_MS, work);
+      return holding(lockKey(userId, type), lockTtlMs, LOCK_WAIT_MS, work, keepAlive);
     },
 
     /**

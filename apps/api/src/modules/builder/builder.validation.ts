@@ -23,7 +23,6 @@ import {
 
 /** A validation may wait on asks (ASK_TIMEOUT_SECONDS each): bounded, and its worker is watched. */
 const VALIDATE_TIMEOUT_MS = 60 * 60_000;
-const VALIDATE_LOCK_RENEW_MS = 20_000;
 
 function fromJson(sealed: SealedSecretJson) {
   return {
@@ -45,111 +44,121 @@ export function createValidateAndSave(deps: BuilderServiceDeps, core: BuilderCor
     /**
      * GET /extractor/validate: runs the whole draft from a fresh browser context on the builder's
      * worker, reporting `progress|type` as it goes, then marks each action (spec §4 "Validate").
+     * It keeps the builder's lock while it runs, and stops on the worker when `cancel` aborts (its
+     * request went away) or the lock is lost.
      */
     async validate(
       userId: string,
       type: ExtractorType,
       onProgress: (progress: number, actionType: string) => void,
+      cancel?: AbortSignal,
     ): Promise<ValidationResult> {
-      return store.withLock(userId, type, async (renew) => {
-        const record = await current(userId, type);
-        await assertEditable(userId, record);
-        const ordered = record.actions.sort(bySequence);
-        if (ordered.length === 0) throw AppError.validation(MESSAGES['extractor.validate.empty']);
-        const run = await repo.createValidationRun(userId, record.extractorId);
-        const keepLock = setInterval(() => void renew(), VALIDATE_LOCK_RENEW_MS);
-        let answer: ValidateResult | SessionFailure;
-        try {
-          answer = await command<ValidateResult>(
-            userId,
-            record,
-            (sessionId) => ({
-              command: 'validate',
-              sessionId,
+      return store.withLock(
+        userId,
+        type,
+        async (lock) => {
+          const record = await current(userId, type);
+          await assertEditable(userId, record);
+          const ordered = record.actions.sort(bySequence);
+          if (ordered.length === 0) throw AppError.validation(MESSAGES['extractor.validate.empty']);
+          const run = await repo.createValidationRun(userId, record.extractorId);
+          const stop = cancel ? AbortSignal.any([lock.signal, cancel]) : lock.signal;
+          let answer: ValidateResult | SessionFailure;
+          try {
+            answer = await command<ValidateResult>(
               userId,
-              runId: run.id,
-              extractorId: record.extractorId,
-              steps: ordered.map((action) => ({
-                step: action.step,
-                actionId: action.isSaved ? action.id : null,
-                sealedSecret: action.sealedSecret,
-                secretContext: action.sealedSecret ? actionSecretContext(userId, action.id) : null,
+              record,
+              (sessionId) => ({
+                command: 'validate',
+                sessionId,
+                userId,
+                runId: run.id,
+                extractorId: record.extractorId,
+                steps: ordered.map((action) => ({
+                  step: action.step,
+                  actionId: action.isSaved ? action.id : null,
+                  sealedSecret: action.sealedSecret,
+                  secretContext: action.sealedSecret ? actionSecretContext(userId, action.id) : null,
+                })),
+              }),
+              VALIDATE_TIMEOUT_MS,
+              (progress) => onProgress(progress.progress, progress.actionType),
+              stop,
+            );
+            // A lock lost after the answer came: another request may have changed the draft.
+            lock.signal.throwIfAborted();
+          } catch (error) {
+            const isCancelled = cancel?.aborted === true && error === cancel.reason;
+            await repo.finishValidationRun(run.id, {
+              status: isCancelled ? 'STOPPED' : 'ERROR',
+              errorCode: null,
+              errorMessage: error instanceof Error ? error.message : String(error),
+              errorSequence: null,
+            });
+            throw error;
+          }
+          if (!answer.ok) {
+            await repo.finishValidationRun(run.id, {
+              status: 'ERROR',
+              errorCode: answer.code,
+              errorMessage: answer.message,
+              errorSequence: null,
+            });
+            throw new AppError('UNPROCESSABLE', automationText(answer));
+          }
+          const failedAt =
+            answer.status === 'SUCCESS'
+              ? null
+              : (answer.errorSequence ?? answer.steps.at(-1)?.sequence ?? null);
+          const errorText = answer.errorMessage
+            ? answer.errorCode
+              ? `${AUTOMATION_ERRORS[answer.errorCode] ?? 'Error'} (${answer.errorCode}): ${answer.errorMessage}`
+              : answer.errorMessage
+            : answer.status === 'STOPPED'
+              ? 'The validation was stopped.'
+              : null;
+          const stepsBySequence = new Map(answer.steps.map((step) => [step.sequence, step]));
+          for (const action of ordered) {
+            const sequence = action.step.sequence;
+            const step = stepsBySequence.get(sequence);
+            if (failedAt === null || sequence < failedAt) {
+              action.validation = 'SUCCESS';
+              action.errorMessage = null;
+            } else if (sequence === failedAt) {
+              action.validation = 'ERROR';
+              action.errorMessage = errorText;
+            } else {
+              action.validation = 'NOTVALIDATED';
+              action.errorMessage = null;
+            }
+            if (step && step.status !== 'SKIPPED') {
+              action.pageUrl = step.pageUrl;
+              action.timestamp = step.timestamp;
+              await storeImages(userId, action, step.pageScreenshot, step.elementScreenshot);
+            }
+          }
+          await store.put(userId, record);
+          await repo.finishValidationRun(run.id, {
+            status: answer.status,
+            errorCode: answer.errorCode,
+            errorMessage: errorText,
+            errorSequence: failedAt,
+          });
+          return {
+            error: failedAt === null ? null : errorText,
+            code: answer.errorCode,
+            data: {
+              sequence: failedAt,
+              actions: ordered.map((action) => ({
+                sequence: action.step.sequence,
+                validation: action.validation,
+                errorMessage: action.errorMessage,
               })),
-            }),
-            VALIDATE_TIMEOUT_MS,
-            (progress) => onProgress(progress.progress, progress.actionType),
-          );
-        } catch (error) {
-          await repo.finishValidationRun(run.id, {
-            status: 'ERROR',
-            errorCode: null,
-            errorMessage: error instanceof Error ? error.message : String(error),
-            errorSequence: null,
-          });
-          throw error;
-        } finally {
-          clearInterval(keepLock);
-        }
-        if (!answer.ok) {
-          await repo.finishValidationRun(run.id, {
-            status: 'ERROR',
-            errorCode: answer.code,
-            errorMessage: answer.message,
-            errorSequence: null,
-          });
-          throw new AppError('UNPROCESSABLE', automationText(answer));
-        }
-        const failedAt =
-          answer.status === 'SUCCESS'
-            ? null
-            : (answer.errorSequence ?? answer.steps.at(-1)?.sequence ?? null);
-        const errorText = answer.errorMessage
-          ? answer.errorCode
-            ? `${AUTOMATION_ERRORS[answer.errorCode] ?? 'Error'} (${answer.errorCode}): ${answer.errorMessage}`
-            : answer.errorMessage
-          : answer.status === 'STOPPED'
-            ? 'The validation was stopped.'
-            : null;
-        const stepsBySequence = new Map(answer.steps.map((step) => [step.sequence, step]));
-        for (const action of ordered) {
-          const sequence = action.step.sequence;
-          const step = stepsBySequence.get(sequence);
-          if (failedAt === null || sequence < failedAt) {
-            action.validation = 'SUCCESS';
-            action.errorMessage = null;
-          } else if (sequence === failedAt) {
-            action.validation = 'ERROR';
-            action.errorMessage = errorText;
-          } else {
-            action.validation = 'NOTVALIDATED';
-            action.errorMessage = null;
-          }
-          if (step && step.status !== 'SKIPPED') {
-            action.pageUrl = step.pageUrl;
-            action.timestamp = step.timestamp;
-            await storeImages(userId, action, step.pageScreenshot, step.elementScreenshot);
-          }
-        }
-        await store.put(userId, record);
-        await repo.finishValidationRun(run.id, {
-          status: answer.status,
-          errorCode: answer.errorCode,
-          errorMessage: errorText,
-          errorSequence: failedAt,
-        });
-        return {
-          error: failedAt === null ? null : errorText,
-          code: answer.errorCode,
-          data: {
-            sequence: failedAt,
-            actions: ordered.map((action) => ({
-              sequence: action.step.sequence,
-              validation: action.validation,
-              errorMessage: action.errorMessage,
-            })),
-          },
-        };
-      });
+            },
+          };
+        },
+        { keepAlive: true },
+      );
     },
 
     /** PUT /extractor/edit: saves the validated draft in one transaction (the old flow stays on failure). */

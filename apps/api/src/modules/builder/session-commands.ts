@@ -34,6 +34,11 @@ const CHANNEL_SWEEP_EVERY_MS = 60_000;
  * while it lives (apps/worker/src/redis-ttl.ts); keys the API wrote after its death lapse too.
  */
 const DEAD_QUEUE_TTL_SECONDS = 10 * 60;
+/**
+ * How long a cancelled command's worker is given to stop before the caller goes on (and releases
+ * the builder's lock): a flow stops between steps, and a step is bounded by its own timeouts.
+ */
+const STOP_GRACE_MS = 5_000;
 /** Key types BullMQ gives an expiry of its own. */
 const OWN_EXPIRY = new Set(['', 'stalled-check', 'limiter']);
 
@@ -42,6 +47,14 @@ export class SessionLostError extends Error {
     super(message);
     this.name = 'SessionLostError';
   }
+}
+
+interface SendOptions {
+  workerId?: string;
+  onProgress?: (progress: ValidateProgress) => void;
+  /** Cancels the wait: `stop` tells the worker, then the signal's reason is thrown. */
+  signal?: AbortSignal;
+  stop?: () => Promise<unknown>;
 }
 
 interface QueueChannel {
@@ -150,7 +163,7 @@ export function createSessionCommandClient(deps: {
     queueName: string,
     command: SessionCommand,
     timeoutMs: number,
-    options: { workerId?: string; onProgress?: (progress: ValidateProgress) => void } = {},
+    options: SendOptions = {},
   ): Promise<unknown> {
     const channel = acquire(queueName);
     try {
@@ -164,9 +177,10 @@ export function createSessionCommandClient(deps: {
     { queue, events, ready }: QueueChannel,
     command: SessionCommand,
     timeoutMs: number,
-    options: { workerId?: string; onProgress?: (progress: ValidateProgress) => void },
+    options: SendOptions,
   ): Promise<unknown> {
     await ready;
+    options.signal?.throwIfAborted();
     const jobId = randomUUID();
     const onProgress = ({ jobId: id, data }: { jobId: string; data: unknown }) => {
       if (id === jobId && typeof data === 'object' && data !== null)
@@ -174,6 +188,8 @@ export function createSessionCommandClient(deps: {
     };
     if (options.onProgress) events.on('progress', onProgress);
     let watch: NodeJS.Timeout | undefined;
+    let finished: Promise<unknown> | undefined;
+    let onAbort: (() => void) | undefined;
     try {
       const job = await queue.add(command.command, command, {
         jobId,
@@ -182,7 +198,7 @@ export function createSessionCommandClient(deps: {
         removeOnFail: { age: 60, count: 200 },
         attempts: 1,
       });
-      const finished = job.waitUntilFinished(events, timeoutMs);
+      finished = job.waitUntilFinished(events, timeoutMs);
       const workerId = options.workerId;
       const workerGone = workerId
         ? new Promise<never>((_, reject) => {
@@ -199,8 +215,33 @@ export function createSessionCommandClient(deps: {
             }, HEARTBEAT_CHECK_MS);
           })
         : undefined;
-      return await (workerGone ? Promise.race([finished, workerGone]) : finished);
+      const { signal } = options;
+      const cancelled = signal
+        ? new Promise<never>((_, reject) => {
+            onAbort = () => reject(signal.reason);
+            if (signal.aborted) onAbort();
+            else signal.addEventListener('abort', onAbort, { once: true });
+          })
+        : undefined;
+      return await Promise.race([
+        finished,
+        ...(workerGone ? [workerGone] : []),
+        ...(cancelled ? [cancelled] : []),
+      ]);
     } catch (error) {
+      if (options.signal?.aborted && error === options.signal.reason) {
+        // The worker stops the command; the caller goes on once it did (or the grace ran out).
+        await options
+          .stop?.()
+          .catch((stopError: unknown) =>
+            deps.log.warn({ err: stopError }, 'could not stop a session command'),
+          );
+        await Promise.race([
+          finished?.catch(() => undefined),
+          new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref()),
+        ]);
+        throw error;
+      }
       if (error instanceof SessionLostError) {
         await queue.remove(jobId).catch(() => undefined);
         throw error;
@@ -214,6 +255,7 @@ export function createSessionCommandClient(deps: {
       throw error;
     } finally {
       clearInterval(watch);
+      if (onAbort) options.signal?.removeEventListener('abort', onAbort);
       if (options.onProgress) events.off('progress', onProgress);
     }
   }
@@ -230,23 +272,35 @@ export function createSessionCommandClient(deps: {
 
     /**
      * A command to the session's worker. SESSION_LOST answers (and a dead worker) throw
-     * SessionLostError; other failures come back as a SessionFailure for the caller to word.
+     * SessionLostError; other failures come back as a SessionFailure for the caller to word. An
+     * aborted `signal` stops the command on the worker and throws the signal's reason.
      */
     async command<T>(
       workerId: string,
-      command: SessionCommand,
+      command: Exclude<SessionCommand, { command: 'open' }>,
       timeoutMs: number,
       onProgress?: (progress: ValidateProgress) => void,
+      signal?: AbortSignal,
     ): Promise<T | SessionFailure> {
       if (!(await isWorkerAlive(workerId))) {
         await forgetWorker(workerId);
         throw new SessionLostError();
       }
+      const { sessionId, userId } = command;
       let answer: unknown;
       try {
         answer = await send(SESSION_QUEUES.ofWorker(workerId), command, timeoutMs, {
           workerId,
           ...(onProgress ? { onProgress } : {}),
+          ...(signal
+            ? {
+                signal,
+                stop: () =>
+                  send(SESSION_QUEUES.ofWorker(workerId), { command: 'stop', sessionId, userId }, 10_000, {
+                    workerId,
+                  }),
+              }
+            : {}),
         });
       } catch (error) {
         if (error instanceof SessionLostError) await forgetWorker(workerId);
