@@ -116,7 +116,11 @@ describe('account lifecycle over HTTP, Postgres and the SMTP catcher', () => {
     expect(fresh.body.tempPasswordSet).toBe(false);
 
     // Logout ends that session: its refresh token no longer refreshes.
-    await api().post('/api/user/logout').send({ refreshToken: fresh.body.refreshToken }).expect(200);
+    await api()
+      .post('/api/user/logout')
+      .set(bearer(fresh.body.accessToken))
+      .send({ refreshToken: fresh.body.refreshToken })
+      .expect(200);
     await api().put('/api/auth').send({ refreshToken: fresh.body.refreshToken }).expect(401);
   });
 

@@ -14,7 +14,11 @@ describe('worker: purge expired sessions', () => {
     try {
       const user = await createConfirmedUser(apiUrl, mailUrl, 'purge');
       const ended = await createConfirmedUser(apiUrl, mailUrl, 'purge-ended');
-      await request(apiUrl).post('/api/user/logout').send({ refreshToken: ended.refreshToken }).expect(200);
+      await request(apiUrl)
+        .post('/api/user/logout')
+        .set('Authorization', `Bearer ${ended.accessToken}`)
+        .send({ refreshToken: ended.refreshToken })
+        .expect(200);
       const endedUser = await db.user.findUniqueOrThrow({ where: { email: ended.username } });
       await db.refreshTokenFamily.updateMany({
         where: { userId: endedUser.id },

@@ -1,11 +1,17 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import request from 'supertest';
 import WebSocket from 'ws';
 import { createPrismaClient } from '@pagewright/db';
-import { MESSAGES, PASSWORD_MAX_LENGTH, type FileDownloadLink, type LiveEvent } from '@pagewright/shared';
+import {
+  LIVE_SOCKET_CLOSE,
+  MESSAGES,
+  PASSWORD_MAX_LENGTH,
+  type FileDownloadLink,
+  type LiveEvent,
+} from '@pagewright/shared';
 import { GOOD_PASSWORD, createConfirmedUser, uniqueEmail } from '../support/accounts.js';
 import { confirmationLink, createInbox } from '../support/inbox.js';
 import { waitFor } from '../support/ports.js';
@@ -59,6 +65,15 @@ function socketOutcome(baseUrl: string, token: string): Promise<'ready' | number
     socket.on('error', reject);
   });
 }
+
+/** An HS256 JWT signed with `secret`, claims exactly as given. */
+function signJwt(claims: Record<string, unknown>, secret: string): string {
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const signed = `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}`;
+  return `${signed}.${createHmac('sha256', secret).update(signed).digest('base64url')}`;
+}
+const claimsOf = (jwt: string) =>
+  JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
 
 const sha256 = (value: string | Buffer) => createHash('sha256').update(value).digest('hex');
 
@@ -301,6 +316,73 @@ describe('Security 5: strings the database cannot hold are refused by the contra
       .set(bearer(user.accessToken))
       .send({ password: longest })
       .expect(200);
+  });
+});
+
+describe('Security 6: a session that ended stops working at once', () => {
+  it('refuses the access token of a logged-out session, over HTTP and on the WebSocket', async () => {
+    const user = await createConfirmedUser(apiUrl, mailUrl, 'logout');
+    await api().get('/api/user/').set(bearer(user.accessToken)).expect(200);
+    expect(await socketOutcome(apiUrl, user.accessToken)).toBe('ready');
+
+    await api()
+      .post('/api/user/logout')
+      .set(bearer(user.accessToken))
+      .send({ refreshToken: user.refreshToken })
+      .expect(200);
+
+    const after = await api().get('/api/user/').set(bearer(user.accessToken)).expect(401);
+    expect(after.body).toMatchObject({ code: 'SESSION_EXPIRED' });
+    expect(await socketOutcome(apiUrl, user.accessToken)).toBe(LIVE_SOCKET_CLOSE.unauthorized);
+    await api().put('/api/auth').send({ refreshToken: user.refreshToken }).expect(401);
+  });
+
+  it('logs out only with the caller’s own refresh token', async () => {
+    const a = await createConfirmedUser(apiUrl, mailUrl, 'logout-a');
+    const b = await createConfirmedUser(apiUrl, mailUrl, 'logout-b');
+    const refused = await api()
+      .post('/api/user/logout')
+      .set(bearer(a.accessToken))
+      .send({ refreshToken: b.refreshToken })
+      .expect(400);
+    expect(refused.body).toEqual({
+      code: 'INVALID_TOKEN',
+      field: 'refreshToken',
+      message: MESSAGES['login.error.invalid.token'],
+    });
+    await api().post('/api/user/logout').send({ refreshToken: b.refreshToken }).expect(401);
+
+    await api().get('/api/user/').set(bearer(b.accessToken)).expect(200);
+    await api().put('/api/auth').send({ refreshToken: b.refreshToken }).expect(200);
+    await api().get('/api/user/').set(bearer(a.accessToken)).expect(200);
+  });
+
+  it('logs out with an expired access token of the same user (a tab left open)', async () => {
+    const user = await createConfirmedUser(own.apiUrl, own.mailUrl, 'logout-expired');
+    const now = Math.floor(Date.now() / 1000);
+    const expired = signJwt(
+      { ...claimsOf(user.accessToken), iat: now - 3600, exp: now - 60 },
+      OWN_JWT_SECRET,
+    );
+    await request(own.apiUrl).get('/api/user/').set(bearer(expired)).expect(401);
+    await request(own.apiUrl)
+      .post('/api/user/logout')
+      .set(bearer(expired))
+      .send({ refreshToken: user.refreshToken })
+      .expect(200);
+    await request(own.apiUrl).put('/api/auth').send({ refreshToken: user.refreshToken }).expect(401);
+  });
+
+  it('refuses an access token without an expiry, even signed with the right secret', async () => {
+    const user = await createConfirmedUser(own.apiUrl, own.mailUrl, 'no-exp');
+    const { exp, ...claims } = claimsOf(user.accessToken);
+    expect(typeof exp).toBe('number');
+    // The same claims re-signed with an expiry are accepted: only the missing exp differs below.
+    const withExp = signJwt({ ...claims, exp }, OWN_JWT_SECRET);
+    await request(own.apiUrl).get('/api/user/').set(bearer(withExp)).expect(200);
+    const forever = signJwt(claims, OWN_JWT_SECRET);
+    await request(own.apiUrl).get('/api/user/').set(bearer(forever)).expect(401);
+    expect(await socketOutcome(own.apiUrl, forever)).toBe(LIVE_SOCKET_CLOSE.unauthorized);
   });
 });
 

@@ -95,13 +95,9 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   app.addHook('onClose', async () => mailer.close());
   const users = createUserRepository(app.db);
   const accessTokens = createAccessTokens(config);
-  await app.register(authPlugin, { accessTokens, users });
-  const auth = createAuthService({
-    config,
-    users,
-    sessions: createSessionRepository(app.db),
-    accessTokens,
-  });
+  const sessions = createSessionRepository(app.db);
+  await app.register(authPlugin, { accessTokens, sessions });
+  const auth = createAuthService({ config, users, sessions, accessTokens });
   const userService = createUserService({ config, users, mailer, log: app.log });
   const settings = createSettingsService(createSettingsRepository(app.db));
   // Builder sessions of navigators mint their screen-share links through this service too.

@@ -1,20 +1,27 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { User } from '@pagewright/db';
 import { MESSAGES } from '@pagewright/shared';
 import { AppError } from '../lib/app-error.js';
 import type { AccessTokens } from '../modules/auth/access-token.js';
 import { passwordState } from '../modules/auth/password-policy.js';
-import type { UserRepository } from '../modules/user/user.repository.js';
+import type { SessionRepository } from '../modules/auth/session.repository.js';
 
+/**
+ * The caller, as every handler and service sees it: who it is and what its session allows, and
+ * nothing more (no password hashes, no tokens). A handler that needs another field of the user
+ * loads it through the user repository.
+ */
 export interface AuthenticatedUser {
-  id: string;
-  username: string;
+  readonly id: string;
+  /** The e-mail address, as on sign-in. */
+  readonly username: string;
+  readonly firstName: string;
+  readonly lastName: string;
   /** The refresh-token family this access token was issued for (its sign-in session). */
-  familyId: string;
-  mustChangePassword: boolean;
-  /** The user's row as read for this request, so handlers need not read it again. */
-  account: User;
+  readonly familyId: string;
+  readonly tempPasswordSet: boolean;
+  readonly daysToExpire: number;
+  readonly mustChangePassword: boolean;
 }
 
 declare module 'fastify' {
@@ -36,45 +43,55 @@ declare module 'fastify' {
 
 interface AuthPluginOptions {
   accessTokens: AccessTokens;
-  users: UserRepository;
+  sessions: SessionRepository;
+}
+
+/** The token of an `Authorization: Bearer …` header. */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  return header?.startsWith('Bearer ') ? header.slice(7) : undefined;
 }
 
 /**
- * Bearer-token authentication. The JWT proves who is calling; the user's row is read on every call
- * so that a disabled account or a pending forced password change takes effect at once.
+ * Bearer-token authentication. The JWT proves who is calling; one query per call (the session's
+ * family row by primary key, joined to the user's) makes an ended session, a disabled account or a
+ * pending forced password change take effect at once.
  */
-export const authPlugin = fp(async (app: FastifyInstance, { accessTokens, users }: AuthPluginOptions) => {
+export const authPlugin = fp(async (app: FastifyInstance, { accessTokens, sessions }: AuthPluginOptions) => {
   /** The caller behind an access token, under the same rules for HTTP calls and WebSockets. */
-  async function identify(token: string | undefined, allowWhilePasswordChangeRequired: boolean) {
+  async function identify(
+    token: string | undefined,
+    allowWhilePasswordChangeRequired: boolean,
+  ): Promise<AuthenticatedUser> {
     if (!token) throw new AppError('UNAUTHORIZED', MESSAGES['error.unauthorized']);
     const claims = accessTokens.verify(token);
     if (!claims) throw new AppError('SESSION_EXPIRED', MESSAGES['login.error.session.expired']);
 
-    const user = await users.findById(claims.sub);
-    if (!user) throw new AppError('SESSION_EXPIRED', MESSAGES['login.error.session.expired']);
-    if (!user.enabled) throw new AppError('USER_DISABLED', MESSAGES['login.error.disabled']);
+    const caller = await sessions.findLiveSessionCaller(claims.sub, claims.fid);
+    if (!caller) throw new AppError('SESSION_EXPIRED', MESSAGES['login.error.session.expired']);
+    if (!caller.enabled) throw new AppError('USER_DISABLED', MESSAGES['login.error.disabled']);
 
-    const { mustChangePassword } = passwordState(user, app.config.PASSWORD_EXPIRY_DAYS);
+    const { daysToExpire, mustChangePassword } = passwordState(caller, app.config.PASSWORD_EXPIRY_DAYS);
     if (mustChangePassword && !allowWhilePasswordChangeRequired) {
       throw new AppError('PASSWORD_CHANGE_REQUIRED', MESSAGES['password.change.required']);
     }
-    const identified: AuthenticatedUser = {
-      id: user.id,
-      username: user.email,
+    return {
+      id: caller.id,
+      username: caller.email,
+      firstName: caller.firstName,
+      lastName: caller.lastName,
       familyId: claims.fid,
+      tempPasswordSet: caller.tempPasswordSet,
+      daysToExpire,
       mustChangePassword,
-      account: user,
     };
-    return identified;
   }
 
   app.decorateRequest('user', null as unknown as AuthenticatedUser);
   app.decorate('identify', identify);
   app.decorate('authenticate', async (request: FastifyRequest) => {
-    const header = request.headers.authorization;
-    const token = header?.startsWith('Bearer ') ? header.slice(7) : undefined;
     request.user = await identify(
-      token,
+      bearerToken(request),
       request.routeOptions.config.allowWhilePasswordChangeRequired === true,
     );
   });

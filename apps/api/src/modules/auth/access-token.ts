@@ -9,6 +9,8 @@ export interface AccessTokenClaims {
   fid: string;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Short-lived HS256 access tokens. */
 export function createAccessTokens(config: Pick<ApiConfig, 'JWT_SECRET' | 'ACCESS_TOKEN_TTL_SECONDS'>) {
   // Built once: given a string, jsonwebtoken first tries (and fails) to parse it as a public key on
@@ -22,12 +24,24 @@ export function createAccessTokens(config: Pick<ApiConfig, 'JWT_SECRET' | 'ACCES
         expiresIn: config.ACCESS_TOKEN_TTL_SECONDS,
       });
     },
-    verify(token: string): AccessTokenClaims | null {
+    /**
+     * The claims of a genuine access token, else null. A token without `exp` is refused (jsonwebtoken
+     * would accept it forever). `allowExpired` is for logout only: a tab left open past the token's
+     * life may still end its own session.
+     */
+    verify(
+      token: string,
+      { allowExpired = false }: { allowExpired?: boolean } = {},
+    ): AccessTokenClaims | null {
       try {
-        const payload = jwt.verify(token, key, { algorithms: ['HS256'] });
-        if (typeof payload === 'string' || payload.typ !== 'access' || typeof payload.sub !== 'string')
+        const payload = jwt.verify(token, key, { algorithms: ['HS256'], ignoreExpiration: allowExpired });
+        if (typeof payload === 'string' || payload.typ !== 'access' || typeof payload.exp !== 'number')
           return null;
-        return { sub: payload.sub, username: String(payload.username), fid: String(payload.fid) };
+        const { sub, fid } = payload;
+        // Both are read back as uuid columns: anything else is not a token this API issued.
+        if (typeof sub !== 'string' || !UUID.test(sub) || typeof fid !== 'string' || !UUID.test(fid))
+          return null;
+        return { sub, username: String(payload.username), fid };
       } catch {
         return null;
       }

@@ -125,10 +125,20 @@ export function createAuthService({ config, users, sessions, accessTokens }: Dep
       return { token, expiresAt: expiresAt.toISOString() };
     },
 
-    /** Ends the sign-in session the refresh token belongs to; an unknown token is already ended. */
-    async logout(refreshToken: string): Promise<void> {
+    /**
+     * Ends the sign-in session a refresh token belongs to, for its own user only: the caller proves
+     * who it is with its access token, which may have expired (a tab left open still signs out).
+     * An unknown refresh token is already ended.
+     */
+    async logout(accessToken: string | undefined, refreshToken: string): Promise<void> {
+      const caller = accessToken ? accessTokens.verify(accessToken, { allowExpired: true }) : null;
+      if (!caller) throw new AppError('UNAUTHORIZED', MESSAGES['error.unauthorized']);
       const stored = await sessions.findTokenWithFamily(hashToken(refreshToken));
-      if (stored) await sessions.revokeFamily(stored.familyId, 'logout');
+      if (!stored) return;
+      if (stored.family.userId !== caller.sub) {
+        throw new AppError('INVALID_TOKEN', MESSAGES['login.error.invalid.token'], 'refreshToken');
+      }
+      await sessions.revokeFamily(stored.familyId, 'logout');
     },
 
     endOtherSessions(userId: string, keepFamilyId: string) {

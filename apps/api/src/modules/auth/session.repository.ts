@@ -1,8 +1,34 @@
 import type { PrismaClient } from '@pagewright/db';
 
+/** Who is calling, as an access token's live session says: what requests carry, never a hash. */
+export interface SessionCaller {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  enabled: boolean;
+  tempPasswordSet: boolean;
+  passwordChangedAt: Date;
+}
+
 /** Refresh-token families (one per sign-in) and one-time login tokens. */
 export function createSessionRepository(db: PrismaClient) {
   return {
+    /**
+     * The user behind an access token while its session lives, in one query on two primary keys
+     * (the family row, joined to its user): no row once the family is revoked (logout, replay,
+     * password change) or past its end, so an access token dies with its session, not 15 min later.
+     */
+    async findLiveSessionCaller(userId: string, familyId: string): Promise<SessionCaller | null> {
+      const rows = await db.$queryRaw<SessionCaller[]>`
+        SELECT u.id, u.email, u."firstName", u."lastName", u.enabled, u."tempPasswordSet",
+               u."passwordChangedAt"
+        FROM "RefreshTokenFamily" f
+        JOIN "User" u ON u.id = f."userId"
+        WHERE f.id = ${familyId}::uuid AND f."userId" = ${userId}::uuid
+          AND f."revokedAt" IS NULL AND f."expiresAt" > now()`;
+      return rows[0] ?? null;
+    },
     createFamilyWithToken(userId: string, tokenHash: string, expiresAt: Date) {
       return db.refreshTokenFamily.create({
         data: { userId, expiresAt, tokens: { create: { tokenHash, expiresAt } } },

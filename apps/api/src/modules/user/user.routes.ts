@@ -14,6 +14,7 @@ import {
   signUpRequestSchema,
 } from '@pagewright/shared';
 import { bearerSecurity, errorResponses } from '../../lib/error-responses.js';
+import { bearerToken } from '../../plugins/auth.js';
 import type { AuthService } from '../auth/auth.service.js';
 import type { UserService } from './user.service.js';
 
@@ -76,12 +77,14 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; auth: AuthS
   app.post('/user/logout', {
     schema: {
       tags: ['user'],
-      summary: 'End the sign-in session of this refresh token',
+      summary:
+        "End the sign-in session of this refresh token (the caller's own; the access token may have expired)",
+      security: bearerSecurity,
       body: refreshRequestSchema,
       response: { 200: messageResponseSchema, ...errors },
     },
     handler: async (request) => {
-      await auth.logout(request.body.refreshToken);
+      await auth.logout(bearerToken(request), request.body.refreshToken);
       return { message: 'Logged out' };
     },
   });
@@ -95,7 +98,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; auth: AuthS
       security: bearerSecurity,
       response: { 200: currentUserResponseSchema, ...errors },
     },
-    handler: (request) => users.currentUser(request.user.account),
+    handler: (request) => users.currentUser(request.user),
   });
 
   app.put('/user/password', {

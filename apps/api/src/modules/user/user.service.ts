@@ -6,16 +6,11 @@ import {
   type SignUpRequest,
 } from '@pagewright/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import type { User } from '@pagewright/db';
 import type { ApiConfig } from '../../config.js';
 import { AppError } from '../../lib/app-error.js';
+import type { AuthenticatedUser } from '../../plugins/auth.js';
 import { hashToken, newOpaqueToken } from '../../lib/tokens.js';
-import {
-  generateTemporaryPassword,
-  hashPassword,
-  passwordState,
-  verifyPassword,
-} from '../auth/password-policy.js';
+import { generateTemporaryPassword, hashPassword, verifyPassword } from '../auth/password-policy.js';
 import { confirmationMail, temporaryPasswordMail } from '../mail/account-mails.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { UserRepository } from './user.repository.js';
@@ -106,15 +101,15 @@ export function createUserService({ config, users, mailer, log }: Deps) {
       await users.setPassword(userId, await hashPassword(newPassword));
     },
 
-    /** The signed-in user, from the row the authentication step read for this request. */
-    currentUser(user: User): CurrentUserResponse {
+    /** The signed-in user, as the authentication step read it for this request. */
+    currentUser(caller: AuthenticatedUser): CurrentUserResponse {
       return {
-        id: user.id,
-        username: user.email,
-        firstName: user.firstName,
-        lastName: user.lastName,
-        tempPasswordSet: user.tempPasswordSet,
-        daysToExpire: passwordState(user, config.PASSWORD_EXPIRY_DAYS).daysToExpire,
+        id: caller.id,
+        username: caller.username,
+        firstName: caller.firstName,
+        lastName: caller.lastName,
+        tempPasswordSet: caller.tempPasswordSet,
+        daysToExpire: caller.daysToExpire,
       };
     },
   };
