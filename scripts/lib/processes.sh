@@ -1,7 +1,9 @@
 # shellcheck shell=bash disable=SC2016  # single-quoted programs expand their own arguments
 # The product's long-running processes: maildev, the API and the worker. Each runs in its own
 # session (setsid) so that stopping it also stops its children (the worker's Chromium); its pid
-# is kept in .pagewright/run/<name>.pid and its output in .pagewright/logs/<name>.log.
+# is kept in .pagewright/run/<name>.pid and its output in .pagewright/logs/<name>.log. The API and
+# the worker run under scripts/supervise.mjs, which restarts a crashed one with backoff (1 s
+# doubling to 30 s) and logs each restart in that process's log.
 
 PW_SERVICES=(maildev api worker)
 
@@ -11,8 +13,7 @@ service_command() {
       printf '%s\0' "$PW_ROOT/node_modules/.bin/maildev" --smtp "$SMTP_PORT" --web "$MAILDEV_WEB_PORT" \
         --ip 127.0.0.1 --mail-directory "$PW_STATE/mail"
       ;;
-    api) printf '%s\0' node "$PW_ROOT/apps/api/dist/server.js" ;;
-    worker) printf '%s\0' node "$PW_ROOT/apps/worker/dist/main.js" ;;
+    api | worker) printf '%s\0' node "$PW_ROOT/scripts/supervise.mjs" "$1" -- node "$PW_ROOT/$(service_marker "$1")" ;;
   esac
 }
 
@@ -47,7 +48,9 @@ stop_service() {
     rm -f "$(pid_file "$name")"
     return 0
   fi
-  kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+  # The session leader only: a supervisor forwards the signal to its child once, so that the
+  # child's shutdown is not cut short by a second one; what is left of the group after 15 s is killed.
+  kill -TERM "$pid" 2>/dev/null || true
   if ! wait_until 15 bash -c '! kill -0 -- "-$0" 2>/dev/null' "$pid"; then
     warn "$name (pid $pid) did not stop within 15 s; killing it"
     kill -KILL -- "-$pid" 2>/dev/null || true
@@ -82,12 +85,33 @@ api_healthy() {
   ' "$(api_url)/api/health"
 }
 
-# Stops the health wait early when the API process is gone (it crashed on start-up).
+# Whether the supervisor has restarted the service since it was last started (its log from the
+# last '-----' line start_service wrote).
+service_restarted() {
+  local log
+  log=$(log_file "$1")
+  [[ -f $log ]] && awk '/^----- /{ restarted = 0 } /"restartInMs"/{ restarted = 1 } END { exit !restarted }' "$log"
+}
+
+# Stops the health wait early when the API process is gone or crashed on start-up.
 api_up_or_dead() {
   api_healthy && return 0
   kill -0 "$(<"$(pid_file api)")" 2>/dev/null || return 0
+  service_restarted api && return 0
   return 1
 }
+
+# Whether /api/health counts a live worker (BullMQ's list of the run queue's workers).
+worker_live() {
+  node -e '
+    fetch(process.argv[1], { signal: AbortSignal.timeout(2000) })
+      .then((response) => response.json())
+      .then((health) => process.exit(health.workers > 0 ? 0 : 1), () => process.exit(1));
+  ' "$(api_url)/api/health"
+}
+
+# Stops the worker wait early when the worker crashed on start-up (its supervisor restarts it).
+worker_live_or_crashed() { worker_live || service_restarted worker; }
 
 show_log_tail() {
   local log
@@ -137,6 +161,10 @@ start_product() {
   local timeout=${PAGEWRIGHT_START_TIMEOUT:-90}
   wait_until "$timeout" api_up_or_dead || true
   if ! api_healthy; then
+    if service_restarted api; then
+      abandon_start api "the API crashed during start-up (its supervisor was restarting it; everything was stopped)." \
+        "Its log is above and in .pagewright/logs/api.log."
+    fi
     if service_pid api >/dev/null; then
       abandon_start api "the API ran but /api/health did not answer within $timeout s (everything was stopped)." \
         "Its log is above and in .pagewright/logs/api.log."
@@ -144,9 +172,10 @@ start_product() {
     abandon_start api "the API exited during start-up; its log is above (.pagewright/logs/api.log)."
   fi
   ok "API healthy"
-  sleep 1
-  if ! service_pid worker >/dev/null; then
-    abandon_start worker "the worker exited during start-up; its log is above (.pagewright/logs/worker.log)."
+  wait_until "$timeout" worker_live_or_crashed || true
+  if ! worker_live; then
+    abandon_start worker "the worker crashed during start-up, or was not live within $timeout s (everything was" \
+      "stopped); its log is above and in .pagewright/logs/worker.log."
   fi
   ok "worker running"
   if [[ -n $started_maildev ]]; then

@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Redis } from 'ioredis';
 import request from 'supertest';
@@ -13,6 +16,7 @@ import {
 } from '@pagewright/shared';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createConfirmedUser } from '../support/accounts.js';
+import { fromRoot } from '../support/paths.js';
 import { freePort, waitFor } from '../support/ports.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
@@ -233,4 +237,109 @@ describe('a killed worker, then a Redis gone, on a stack of their own (issue 10,
       )
       .toBe(200);
   }, 60_000);
+});
+
+interface SupervisorLine {
+  level: number;
+  time: number;
+  msg: string;
+  childPid?: number;
+  exitCode?: number | null;
+  signal?: string | null;
+  restartInMs?: number;
+}
+
+/** scripts/supervise.mjs over `child` (a Node program), with its log lines as they come. */
+function supervise(child: string, env: Record<string, string> = {}) {
+  const supervisor = spawn(
+    process.execPath,
+    [fromRoot('scripts/supervise.mjs'), 'demo', '--', process.execPath, '-e', child],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const lines: SupervisorLine[] = [];
+  let rest = '';
+  supervisor.stdout.on('data', (chunk: Buffer) => {
+    const text = rest + chunk.toString('utf8');
+    const complete = text.split('\n');
+    rest = complete.pop() ?? '';
+    for (const line of complete)
+      if (line.includes('"service":"supervisor"')) lines.push(JSON.parse(line) as SupervisorLine);
+  });
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    supervisor.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const restarts = () => lines.filter((line) => line.restartInMs !== undefined);
+  return { supervisor, lines, restarts, exited };
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('scripts/supervise.mjs, which ./pagewright start runs the API and the worker under (issue 10, faults 1)', () => {
+  it('restarts a child that exits non-zero after 1 s, then 2 s, then 4 s, logging each exit', async () => {
+    const { supervisor, lines, restarts, exited } = supervise('process.exit(3)');
+    await expect.poll(() => restarts().length, { timeout: 10_000 }).toBe(3);
+    expect(restarts()).toMatchObject([
+      { level: 50, exitCode: 3, signal: null, restartInMs: 1000 },
+      { level: 50, exitCode: 3, signal: null, restartInMs: 2000 },
+      { level: 50, exitCode: 3, signal: null, restartInMs: 4000 },
+    ]);
+    // The backoff is kept: each restart comes that long after the exit before it.
+    const starts = lines.filter((line) => line.msg === 'restarted demo');
+    expect(starts).toHaveLength(2);
+    expect(starts[0]!.time - restarts()[0]!.time).toBeGreaterThanOrEqual(1000);
+    expect(starts[1]!.time - restarts()[1]!.time).toBeGreaterThanOrEqual(2000);
+
+    // Stopped while it waits to restart: it exits at once.
+    supervisor.kill('SIGTERM');
+    expect(await exited).toEqual({ code: 0, signal: null });
+  }, 30_000);
+
+  it('caps the backoff and starts it again at the first step once a child stayed up', async () => {
+    const counter = path.join(mkdtempSync(path.join(os.tmpdir(), 'supervise-')), 'runs');
+    writeFileSync(counter, '0');
+    // Runs 1-4 exit at once; run 5 stays up past SUPERVISE_STABLE_MS before it fails.
+    const child = `
+      const fs = require('node:fs');
+      const run = Number(fs.readFileSync(${JSON.stringify(counter)}, 'utf8')) + 1;
+      fs.writeFileSync(${JSON.stringify(counter)}, String(run));
+      setTimeout(() => process.exit(1), run === 5 ? 1500 : 0);
+    `;
+    const { supervisor, restarts, exited } = supervise(child, {
+      SUPERVISE_BACKOFF_MS: '100',
+      SUPERVISE_MAX_BACKOFF_MS: '400',
+      SUPERVISE_STABLE_MS: '1000',
+    });
+    await expect.poll(() => restarts().length, { timeout: 15_000 }).toBeGreaterThanOrEqual(5);
+    expect(
+      restarts()
+        .slice(0, 5)
+        .map((line) => line.restartInMs),
+    ).toEqual([100, 200, 400, 400, 100]);
+    supervisor.kill('SIGTERM');
+    expect((await exited).code).toBe(0);
+  }, 30_000);
+
+  it('restarts a killed child, and on SIGTERM stops the child and itself', async () => {
+    const { supervisor, lines, restarts, exited } = supervise('setInterval(() => undefined, 1000)');
+    const started = () => lines.filter((line) => line.childPid !== undefined && line.msg.includes('started'));
+    await expect.poll(() => started().length, { timeout: 10_000 }).toBe(1);
+    process.kill(started()[0]!.childPid!, 'SIGKILL');
+    await expect.poll(() => restarts().length, { timeout: 10_000 }).toBe(1);
+    expect(restarts()[0]).toMatchObject({ exitCode: null, signal: 'SIGKILL', restartInMs: 1000 });
+    await expect.poll(() => started().length, { timeout: 10_000 }).toBe(2);
+    const second = started()[1]!.childPid!;
+    expect(isAlive(second)).toBe(true);
+
+    supervisor.kill('SIGTERM');
+    expect(await exited).toEqual({ code: 0, signal: null });
+    expect(isAlive(second)).toBe(false);
+    expect(lines.at(-1)?.msg).toBe('demo killed by SIGTERM after SIGTERM; supervisor stopping');
+  }, 30_000);
 });
