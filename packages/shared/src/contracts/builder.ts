@@ -26,6 +26,8 @@ export const BUILDER_MESSAGES = {
   lockLost:
     'This validation lost its hold on the builder (its lock lapsed or another request took it) and was stopped; validate again.',
   validationCancelled: 'The validation was stopped: its request closed before it ended.',
+  draftUnreadable:
+    'The unsaved draft of this builder could not be read after an update and was set aside; open the item again to go on from its saved flow.',
   busy: 'The builder is busy with another request; try again in a moment.',
   noWorker: 'No worker is available to open a browser right now; try again in a moment.',
   actionNotFound: 'There is no action with this sequence.',

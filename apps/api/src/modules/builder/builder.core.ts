@@ -15,7 +15,7 @@ import {
 } from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
 import type { BuilderRepository } from './builder.repository.js';
-import type { BuilderStore } from './builder.store.js';
+import { UnreadableDraftError, type BuilderStore } from './builder.store.js';
 import { SessionLostError, type SessionCommandClient } from './session-commands.js';
 
 export interface ScreenShareLink {
@@ -110,8 +110,37 @@ export const bySequence = (a: DraftAction, b: DraftAction) => a.step.sequence - 
 export function createBuilderCore(deps: BuilderServiceDeps) {
   const { repo, store, commands } = deps;
 
+  /**
+   * The stored builder of this type, or null. A draft that no longer reads has been set aside by
+   * the store: that is logged, then refused with a message that says so (`refuse`), or forgotten
+   * (`forget`: the builder is being replaced or closed anyway).
+   */
+  async function stored(
+    userId: string,
+    type: ExtractorType,
+    whenUnreadable: 'refuse' | 'forget' = 'refuse',
+  ): Promise<BuilderRecord | null> {
+    try {
+      return await store.get(userId, type);
+    } catch (error) {
+      if (!(error instanceof UnreadableDraftError)) throw error;
+      deps.log.error(
+        {
+          userId: error.userId,
+          extractorType: error.extractorType,
+          extractorId: error.extractorId,
+          quarantineKey: error.quarantineKey,
+          issues: error.issues,
+        },
+        'a stored builder draft does not read: it was set aside',
+      );
+      if (whenUnreadable === 'forget') return null;
+      throw new AppError('CONFLICT', BUILDER_MESSAGES.draftUnreadable);
+    }
+  }
+
   async function current(userId: string, type: ExtractorType): Promise<BuilderRecord> {
-    const record = await store.get(userId, type);
+    const record = await stored(userId, type);
     if (!record) throw new AppError('NOT_FOUND', BUILDER_MESSAGES.noBuilder);
     return record;
   }
@@ -140,10 +169,10 @@ export function createBuilderCore(deps: BuilderServiceDeps) {
     if (record.live) return record.live;
     const type = record.extractorType;
     return store.withOpenLock(userId, type, async () => {
-      const stored = await store.get(userId, type);
-      if (!stored) throw new AppError('NOT_FOUND', BUILDER_MESSAGES.noBuilder);
-      if (stored.openedAt !== record.openedAt) throw new AppError('CONFLICT', BUILDER_MESSAGES.replaced);
-      if (stored.live) return (record.live = stored.live);
+      const now = await stored(userId, type);
+      if (!now) throw new AppError('NOT_FOUND', BUILDER_MESSAGES.noBuilder);
+      if (now.openedAt !== record.openedAt) throw new AppError('CONFLICT', BUILDER_MESSAGES.replaced);
+      if (now.live) return (record.live = now.live);
       const opened = await commands.open(userId);
       if (!(await store.setLive(userId, type, record.openedAt, opened))) {
         // The builder was closed or opened again while the page opened: nobody would drive it.
@@ -242,6 +271,6 @@ export function createBuilderCore(deps: BuilderServiceDeps) {
     return file?.content ? Buffer.from(file.content).toString('base64') : null;
   }
 
-  return { current, view, live, command, closeLive, assertEditable, find, storeImages, image };
+  return { stored, current, view, live, command, closeLive, assertEditable, find, storeImages, image };
 }
 export type BuilderCore = ReturnType<typeof createBuilderCore>;

@@ -17,7 +17,7 @@ export type { BuilderServiceDeps, ScreenShareLink } from './builder.core.js';
 export function createBuilderService(deps: BuilderServiceDeps) {
   const { repo, store } = deps;
   const core = createBuilderCore(deps);
-  const { current, view, closeLive, assertEditable } = core;
+  const { stored, current, view, closeLive, assertEditable } = core;
 
   return {
     /**
@@ -29,7 +29,7 @@ export function createBuilderService(deps: BuilderServiceDeps) {
       if (!extractor) throw AppError.notFound();
       const type = extractor.extractorType;
       return store.withLock(userId, type, async () => {
-        const previous = await store.get(userId, type);
+        const previous = await stored(userId, type, 'forget');
         if (previous) {
           await closeLive(userId, previous);
           if (previous.shareRunId) await repo.finishShareRun(previous.shareRunId, previous.extractorId);
@@ -72,7 +72,7 @@ export function createBuilderService(deps: BuilderServiceDeps) {
     /** GET /extractor/end: closes the builder and its browser; a navigator's screen share ends. */
     async end(userId: string, type: ExtractorType): Promise<void> {
       await store.withLock(userId, type, async () => {
-        const record = await store.get(userId, type);
+        const record = await stored(userId, type, 'forget');
         if (!record) return;
         await closeLive(userId, record);
         if (record.shareRunId) await repo.finishShareRun(record.shareRunId, record.extractorId);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { BUILDER_MESSAGES, type BuilderRecord } from '@pagewright/shared';
-import { createBuilderStore } from './builder.store.js';
+import { UnreadableDraftError, createBuilderStore } from './builder.store.js';
 
 /** The builder's record and locks against the Redis of this machine, under a prefix of their own. */
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 2 });
@@ -81,6 +81,28 @@ describe('the builder record', () => {
     expect(await store.setLive(userId, 'EXTRACTOR', old.openedAt, { workerId: 'w2', sessionId: 's2' })).toBe(
       false,
     );
+  });
+});
+
+describe('a stored draft that no longer reads', () => {
+  it('is set aside for 7 days and refused, naming where it differs but none of its values', async () => {
+    const key = `${prefix}builder:${userId}:EXTRACTOR`;
+    const extractorId = randomUUID();
+    const raw = JSON.stringify({
+      ...record({ extractorId }),
+      actions: [{ id: 'not-a-uuid', sealedSecret: { ciphertext: 'SECRET-CANARY' } }],
+    });
+    await redis.hset(key, 'draft', raw);
+    const error = await store.get(userId, 'EXTRACTOR').catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(UnreadableDraftError);
+    const unreadable = error as UnreadableDraftError;
+    expect(unreadable).toMatchObject({ userId, extractorType: 'EXTRACTOR', extractorId });
+    expect(unreadable.issues).toContain('actions.0.id: invalid_format');
+    expect(JSON.stringify(unreadable.issues)).not.toContain('SECRET-CANARY');
+    expect(await redis.get(unreadable.quarantineKey)).toBe(raw);
+    expect(await redis.ttl(unreadable.quarantineKey)).toBeGreaterThan(6 * 24 * 3600);
+    expect(await redis.exists(key)).toBe(0);
+    expect(await store.get(userId, 'EXTRACTOR')).toBeNull();
   });
 });
 

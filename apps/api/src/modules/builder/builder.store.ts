@@ -16,6 +16,8 @@ const LOCK_TTL_MS = 60_000;
 const LOCK_WAIT_MS = 10_000;
 /** A kept lock is renewed three times per TTL: two renewals may fail before it lapses. */
 const RENEWALS_PER_TTL = 3;
+/** A draft that no longer reads is kept this long beside the builder, for someone to look at. */
+const QUARANTINE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /** Opening a page waits up to 20 s for a worker (session-commands OPEN_TIMEOUT_MS): held longer. */
 const OPEN_LOCK_TTL_MS = 30_000;
 const OPEN_LOCK_WAIT_MS = 30_000;
@@ -109,6 +111,46 @@ function luaScript(redis: Redis, lua: string) {
   };
 }
 
+/**
+ * A stored draft that no longer reads (a deploy changed its shape beyond what MIGRATE_STRING_RECORD
+ * knows): it was moved to `quarantineKey` and the builder is gone. Says where, never what.
+ */
+export class UnreadableDraftError extends Error {
+  constructor(
+    readonly userId: string,
+    readonly extractorType: ExtractorType,
+    readonly extractorId: string | null,
+    readonly quarantineKey: string,
+    /** Where the draft differs from the schema: paths and issue codes, no values. */
+    readonly issues: string[],
+  ) {
+    super('The stored builder draft does not read');
+    this.name = 'UnreadableDraftError';
+  }
+}
+
+/** The draft, or where it does not read (issue paths and codes only: a draft holds secrets). */
+function parseDraft(raw: string) {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return { issues: ['(not JSON)'], extractorId: null };
+  }
+  const parsed = draftSchema.safeParse(json);
+  if (parsed.success) return { draft: parsed.data };
+  const extractorId =
+    typeof json === 'object' && json !== null && 'extractorId' in json && typeof json.extractorId === 'string'
+      ? json.extractorId
+      : null;
+  return {
+    issues: parsed.error.issues
+      .slice(0, 10)
+      .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.code}`),
+    extractorId,
+  };
+}
+
 const isWrongType = (error: unknown) => error instanceof Error && error.message.startsWith('WRONGTYPE');
 
 /**
@@ -123,6 +165,8 @@ export function createBuilderStore(redis: Redis, keyPrefix: string, options: Bui
   const lockKey = (userId: string, type: ExtractorType) => `${keyPrefix}builder-lock:${userId}:${type}`;
   const openLockKey = (userId: string, type: ExtractorType) =>
     `${keyPrefix}builder-open-lock:${userId}:${type}`;
+  const quarantineKey = (userId: string, type: ExtractorType) =>
+    `${keyPrefix}builder-quarantine:${userId}:${type}`;
   const imageKey = (userId: string, actionId: string, kind: ImageKind) =>
     `${keyPrefix}builder-image:${userId}:${actionId}:${kind}`;
   const setLive = luaScript(redis, SET_LIVE);
@@ -184,15 +228,24 @@ export function createBuilderStore(redis: Redis, keyPrefix: string, options: Bui
   }
 
   return {
+    /**
+     * The caller's builder of this type, or null when none is open. A draft that no longer reads is
+     * moved aside (kept 7 days under builder-quarantine) and answers UnreadableDraftError.
+     */
     async get(userId: string, type: ExtractorType): Promise<BuilderRecord | null> {
-      const fields = await readFields(recordKey(userId, type));
+      const key = recordKey(userId, type);
+      const fields = await readFields(key);
       const raw = fields[FIELD.draft];
       if (raw === undefined) return null;
-      const parsed = draftSchema.safeParse(JSON.parse(raw));
-      if (!parsed.success) return null;
+      const parsed = parseDraft(raw);
+      if (!parsed.draft) {
+        const aside = quarantineKey(userId, type);
+        await redis.multi().set(aside, raw, 'PX', QUARANTINE_TTL_MS).del(key).exec();
+        throw new UnreadableDraftError(userId, type, parsed.extractorId, aside, parsed.issues);
+      }
       const workerId = fields[FIELD.liveWorkerId];
       const sessionId = fields[FIELD.liveSessionId];
-      return { ...parsed.data, live: workerId && sessionId ? { workerId, sessionId } : null };
+      return { ...parsed.draft, live: workerId && sessionId ? { workerId, sessionId } : null };
     },
 
     /** A new opening of the builder: the record is replaced whole, without a live page. */
