@@ -12,10 +12,11 @@ import {
   type FileDownloadLink,
   type LiveEvent,
 } from '@pagewright/shared';
-import { GOOD_PASSWORD, createConfirmedUser, uniqueEmail } from '../support/accounts.js';
+import { GOOD_PASSWORD, OTHER_GOOD_PASSWORD, createConfirmedUser, uniqueEmail } from '../support/accounts.js';
 import { confirmationLink, createInbox } from '../support/inbox.js';
 import { waitFor } from '../support/ports.js';
 import { startStack, type TestStack } from '../support/stack.js';
+import { withDatabase } from '../support/test-database.js';
 
 /**
  * Issue 10's API hardening, tried as an attacker would: over HTTP and WebSockets against the real
@@ -383,6 +384,63 @@ describe('Security 6: a session that ended stops working at once', () => {
     const forever = signJwt(claims, OWN_JWT_SECRET);
     await request(own.apiUrl).get('/api/user/').set(bearer(forever)).expect(401);
     expect(await socketOutcome(own.apiUrl, forever)).toBe(LIVE_SOCKET_CLOSE.unauthorized);
+  });
+});
+
+describe('Builder state 5: a password change ends the other sessions in the same transaction', () => {
+  it('keeps the changing session and ends every other one', async () => {
+    const here = await createConfirmedUser(apiUrl, mailUrl, 'change-password');
+    const elsewhere = (
+      await api().post('/api/auth').send({ username: here.username, password: here.password }).expect(200)
+    ).body as { accessToken: string; refreshToken: string };
+
+    await api()
+      .put('/api/user/password')
+      .set(bearer(here.accessToken))
+      .send({ password: OTHER_GOOD_PASSWORD })
+      .expect(200);
+
+    await api().put('/api/auth').send({ refreshToken: elsewhere.refreshToken }).expect(401);
+    await api().get('/api/user/').set(bearer(elsewhere.accessToken)).expect(401);
+    await api().get('/api/user/').set(bearer(here.accessToken)).expect(200);
+    await api().put('/api/auth').send({ refreshToken: here.refreshToken }).expect(200);
+  });
+
+  it('leaves the old password in place when the other sessions cannot be ended', async () => {
+    const ownApi = () => request(own.apiUrl);
+    const here = await createConfirmedUser(own.apiUrl, own.mailUrl, 'change-atomic');
+    await ownApi().post('/api/auth').send({ username: here.username, password: here.password }).expect(200);
+    // A fault in the second half of the change: ending this user's other sessions fails.
+    const trigger = `refuse_${randomBytes(4).toString('hex')}`;
+    await withDatabase(own.databaseUrl, async (db) => {
+      const { rows } = await db.query<{ id: string }>(`SELECT id FROM "User" WHERE email = $1`, [
+        here.username.toLowerCase(),
+      ]);
+      await db.query(
+        `CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected fault'; END $$`,
+      );
+      await db.query(
+        `CREATE TRIGGER ${trigger} BEFORE UPDATE ON "RefreshTokenFamily" FOR EACH ROW
+         WHEN (OLD."userId" = '${rows[0]!.id}'::uuid) EXECUTE FUNCTION ${trigger}()`,
+      );
+    });
+    try {
+      await ownApi()
+        .put('/api/user/password')
+        .set(bearer(here.accessToken))
+        .send({ password: OTHER_GOOD_PASSWORD })
+        .expect(500);
+    } finally {
+      await withDatabase(own.databaseUrl, async (db) => {
+        await db.query(`DROP TRIGGER ${trigger} ON "RefreshTokenFamily"`);
+        await db.query(`DROP FUNCTION ${trigger}()`);
+      });
+    }
+    await ownApi()
+      .post('/api/auth')
+      .send({ username: here.username, password: OTHER_GOOD_PASSWORD })
+      .expect(401);
+    await ownApi().post('/api/auth').send({ username: here.username, password: here.password }).expect(200);
   });
 });
 

@@ -140,10 +140,6 @@ export function createAuthService({ config, users, sessions, accessTokens }: Dep
       }
       await sessions.revokeFamily(stored.familyId, 'logout');
     },
-
-    endOtherSessions(userId: string, keepFamilyId: string) {
-      return sessions.revokeOtherFamilies(userId, keepFamilyId, 'password changed');
-    },
   };
 }
 export type AuthService = ReturnType<typeof createAuthService>;

@@ -66,12 +66,6 @@ export function createSessionRepository(db: PrismaClient) {
         data: { revokedAt: new Date(), revokeReason: reason },
       });
     },
-    revokeOtherFamilies(userId: string, keepFamilyId: string, reason: string) {
-      return db.refreshTokenFamily.updateMany({
-        where: { userId, revokedAt: null, NOT: { id: keepFamilyId } },
-        data: { revokedAt: new Date(), revokeReason: reason },
-      });
-    },
     createLoginToken(userId: string, tokenHash: string, purpose: string, expiresAt: Date) {
       return db.loginToken.create({ data: { userId, tokenHash, purpose, expiresAt } });
     },

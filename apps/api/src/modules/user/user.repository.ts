@@ -1,6 +1,6 @@
 import type { PrismaClient } from '@pagewright/db';
 
-/** The only code that reads and writes user rows. */
+/** The only code that reads and writes user rows (and ends sessions with a password change). */
 export function createUserRepository(db: PrismaClient) {
   return {
     findByEmail(email: string) {
@@ -47,17 +47,28 @@ export function createUserRepository(db: PrismaClient) {
         data: { tempPasswordHash: null, tempPasswordExpiresAt: null, tempPasswordSet: false },
       });
     },
-    setPassword(id: string, passwordHash: string) {
-      return db.user.update({
-        where: { id },
-        data: {
-          passwordHash,
-          passwordChangedAt: new Date(),
-          tempPasswordSet: false,
-          tempPasswordHash: null,
-          tempPasswordExpiresAt: null,
-        },
-      });
+    /**
+     * A new password, and every other sign-in session of the user ended, in one transaction: a
+     * password change that leaves other sessions alive (a thief's among them) must not happen.
+     */
+    async setPasswordEndingOtherSessions(id: string, passwordHash: string, keepFamilyId: string) {
+      const now = new Date();
+      await db.$transaction([
+        db.user.update({
+          where: { id },
+          data: {
+            passwordHash,
+            passwordChangedAt: now,
+            tempPasswordSet: false,
+            tempPasswordHash: null,
+            tempPasswordExpiresAt: null,
+          },
+        }),
+        db.refreshTokenFamily.updateMany({
+          where: { userId: id, revokedAt: null, NOT: { id: keepFamilyId } },
+          data: { revokedAt: now, revokeReason: 'password changed' },
+        }),
+      ]);
     },
   };
 }

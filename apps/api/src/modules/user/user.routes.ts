@@ -112,8 +112,7 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; auth: AuthS
       response: { 200: messageResponseSchema, ...errors },
     },
     handler: async (request) => {
-      await users.changePassword(request.user.id, request.body.password);
-      await auth.endOtherSessions(request.user.id, request.user.familyId);
+      await users.changePassword(request.user.id, request.user.familyId, request.body.password);
       return { message: MESSAGES['password.changed'] };
     },
   });

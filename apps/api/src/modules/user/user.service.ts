@@ -89,7 +89,8 @@ export function createUserService({ config, users, mailer, log }: Deps) {
       }
     },
 
-    async changePassword(userId: string, newPassword: string): Promise<void> {
+    /** A new password for the caller; every other sign-in session ends with it, this one goes on. */
+    async changePassword(userId: string, keepFamilyId: string, newPassword: string): Promise<void> {
       if (!isPasswordValid(newPassword)) {
         throw new AppError('PASSWORD_NOT_VALID', MESSAGES['password.not.valid'], 'password');
       }
@@ -98,7 +99,7 @@ export function createUserService({ config, users, mailer, log }: Deps) {
       if (await verifyPassword(user.passwordHash, newPassword)) {
         throw new AppError('UNPROCESSABLE', MESSAGES['password.same.as.current'], 'password');
       }
-      await users.setPassword(userId, await hashPassword(newPassword));
+      await users.setPasswordEndingOtherSessions(userId, await hashPassword(newPassword), keepFamilyId);
     },
 
     /** The signed-in user, as the authentication step read it for this request. */
