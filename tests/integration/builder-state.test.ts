@@ -237,3 +237,28 @@ describe('a stored draft that no longer reads', () => {
     await api().get('/api/extractor/current').query(EXTRACTOR).set(bearer(user.token)).expect(200);
   });
 });
+
+describe('creating an item and opening its builder', () => {
+  it('is one step: an item whose builder cannot open is not left behind', async () => {
+    const user = await signUp('state-start');
+    // Another request holds the caller's builder past the 10 s an opening waits for it.
+    const lockKey = `${redisKeyPrefix}builder-lock:${user.id}:EXTRACTOR`;
+    await redis.set(lockKey, 'another-request', 'PX', 30_000);
+    const start = () =>
+      api()
+        .post('/api/extractor/start')
+        .set(bearer(user.token))
+        .send({ name: 'Half started', description: 'never opened', extractorType: 'EXTRACTOR' });
+
+    const refused = await start();
+    expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'CONFLICT', message: BUILDER_MESSAGES.busy });
+    expect(await db.extractor.count({ where: { userId: user.id } })).toBe(0);
+
+    // Once the builder is free the same name is free too.
+    await redis.del(lockKey);
+    const started = await start();
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    expect(await db.extractor.count({ where: { userId: user.id } })).toBe(1);
+  });
+});

@@ -45,9 +45,10 @@ export const extractorRoutes: FastifyPluginAsyncZod<{
       response: { 201: savedExtractorSchema, ...errors },
     },
     handler: async (request, reply) => {
-      const created = await extractors.start(request.user.id, request.body);
       // The new item becomes the caller's current builder of its type (the builder opens next).
-      await builder.open(request.user.id, created.id);
+      const created = await extractors.start(request.user.id, request.body, (id) =>
+        builder.open(request.user.id, id),
+      );
       return reply.status(201).send(toExtractor(created));
     },
   });

@@ -44,21 +44,37 @@ export function createExtractorService(extractors: ExtractorRepository, secrets:
       }));
     },
 
-    async start(userId: string, request: StartExtractorRequest) {
+    /**
+     * Creates an item and makes it the caller's current builder (`openBuilder`) as one step: an
+     * item whose builder did not open is deleted again, so a failed start leaves no item behind.
+     */
+    async start(
+      userId: string,
+      request: StartExtractorRequest,
+      openBuilder: (extractorId: string) => Promise<unknown>,
+    ) {
       const isNavigator =
         request.extractorType === 'NAVIGATOR' || request.extractorType === 'FENGINE_NAVIGATOR';
-      try {
-        return await extractors.create({
+      const created = await extractors
+        .create({
           userId,
           name: request.name,
           description: request.description,
           extractorType: request.extractorType,
           viewerEmail: isNavigator ? (request.viewerEmail ?? null) : null,
+        })
+        .catch((error: unknown) => {
+          throw isPrismaError(error, 'P2002') ? nameTaken() : error;
         });
+      try {
+        await openBuilder(created.id);
       } catch (error) {
-        if (isPrismaError(error, 'P2002')) throw nameTaken();
+        await extractors.delete(userId, created.id).catch((deleteError: unknown) => {
+          throw new AggregateError([error, deleteError], 'an item whose builder did not open stayed');
+        });
         throw error;
       }
+      return created;
     },
 
     /**
