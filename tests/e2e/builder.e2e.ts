@@ -64,6 +64,11 @@ test('an extractor recorded by clicking the live page validates, saves and runs'
 
   await pickAndOpen(page, token, 'EXTRACTOR', 'Click', '#login-submit');
   await confirm(page, 40);
+  // The card names the element as a person reads it; its CSS path is one click away.
+  await expect(card(page, 40)).toContainText('button "Sign in"');
+  await expect(card(page, 40)).not.toContainText('#login-submit');
+  await card(page, 40).getByRole('button', { name: 'Show selector' }).click();
+  await expect(card(page, 40).locator('code')).toHaveText('#login-submit');
 
   await pickAndOpen(page, token, 'EXTRACTOR', 'Get text', '#welcome');
   await dialog(page).getByLabel('Label').fill('Welcome');

@@ -1,4 +1,4 @@
-import { memo, useState } from 'react';
+import { memo, useId, useState } from 'react';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import {
   Avatar,
@@ -8,13 +8,15 @@ import {
   CardContent,
   CardHeader,
   IconButton,
+  Link,
   Menu,
   MenuItem,
   Typography,
 } from '@mui/material';
 import { keyframes } from '@mui/material/styles';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { ActionType, ActionValidation, BuilderAction } from '@pagewright/shared';
+import type { ActionType, ActionValidation, BuilderAction, FallbackLocator } from '@pagewright/shared';
 
 /** Which card menu the builder state allows (spec §4). */
 export type CardMenuMode = 'full' | 'cancel' | 'none';
@@ -45,20 +47,45 @@ export interface ActionCardProps {
   onEnlarge: (action: BuilderAction, picture: string) => void;
 }
 
-/** What the subheader says about an action: its label, else where it acts. */
-function subheaderOf(action: BuilderAction, t: ReturnType<typeof useTranslation>['t']): string {
+/** Longest element name a card shows; the selector behind the toggle has the rest. */
+const TARGET_NAME_MAX = 60;
+
+function shortened(text: string): string {
+  return text.length > TARGET_NAME_MAX ? `${text.slice(0, TARGET_NAME_MAX - 1)}…` : text;
+}
+
+/**
+ * The element as a person reads it, from the fallbacks recorded with it: its role and accessible
+ * name (`button "Log In"`), else its label, else its tag and text. Null when none is recorded.
+ */
+function readableTarget(fallbacks: readonly FallbackLocator[], t: TFunction): string | null {
+  const role = fallbacks.find((fallback) => fallback.kind === 'role');
+  if (role) return `${role.role} "${shortened(role.name)}"`;
+  const label = fallbacks.find((fallback) => fallback.kind === 'label');
+  if (label) return t('builder.card.target.label', { label: shortened(label.value) });
+  const text = fallbacks.find((fallback) => fallback.kind === 'text');
+  if (text) return `${text.tagName ?? 'text'} "${shortened(text.value)}"`;
+  return null;
+}
+
+/**
+ * What the subheader says about an action: its label, then where it acts (the element as a person
+ * reads it, else its CSS path).
+ */
+function subheaderOf(action: BuilderAction, target: string | null, t: TFunction): string {
   const parts: string[] = [];
   if (action.label) parts.push(action.label);
   if (action.type === 'NAVIGATE' && action.textValue)
     parts.push(t('builder.card.url', { url: action.textValue }));
   const point = action.options.point;
   if (point) parts.push(t('builder.card.point', { x: Math.round(point.x), y: Math.round(point.y) }));
-  if (action.selectorValue) parts.push(action.selectorValue);
+  if (target) parts.push(target);
+  else if (action.selectorValue) parts.push(action.selectorValue);
   else if (action.options.table?.tableSelector) parts.push(action.options.table.tableSelector);
   return parts.join(' · ');
 }
 
-export function actionTitle(type: ActionType, t: ReturnType<typeof useTranslation>['t']): string {
+export function actionTitle(type: ActionType, t: TFunction): string {
   return t(`dialogs.action.type.${type}`);
 }
 
@@ -71,8 +98,13 @@ export const ActionCard = memo(function ActionCard(props: ActionCardProps) {
   const { t } = useTranslation();
   const { action, picture, menuMode } = props;
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
+  const [isSelectorShown, setSelectorShown] = useState(false);
+  const selectorId = useId();
   const color = VALIDATION_COLOR[action.validation];
   const title = actionTitle(action.type, t);
+  const target = readableTarget(action.fallbackLocators, t);
+  // The CSS path is one click away when the subheader names the element another way.
+  const hiddenSelector = target ? action.selectorValue : null;
   const closeMenu = () => setMenuAnchor(null);
   const choose = (run: () => void) => () => {
     closeMenu();
@@ -109,7 +141,7 @@ export const ActionCard = memo(function ActionCard(props: ActionCardProps) {
           </Avatar>
         }
         title={title}
-        subheader={subheaderOf(action, t) || null}
+        subheader={subheaderOf(action, target, t) || null}
         slotProps={{
           title: { variant: 'subtitle2', component: 'h3' },
           subheader: { variant: 'caption', sx: { wordBreak: 'break-all' } },
@@ -148,6 +180,35 @@ export const ActionCard = memo(function ActionCard(props: ActionCardProps) {
             ]}
       </Menu>
       <CardContent sx={{ pt: 0, '&:last-child': { pb: 1.5 } }}>
+        {hiddenSelector && (
+          <Box sx={{ mb: 0.5 }}>
+            <Link
+              component="button"
+              type="button"
+              variant="caption"
+              aria-expanded={isSelectorShown}
+              aria-controls={isSelectorShown ? selectorId : undefined}
+              onClick={() => setSelectorShown((shown) => !shown)}
+            >
+              {t(isSelectorShown ? 'builder.card.selector.hide' : 'builder.card.selector.show')}
+            </Link>
+            {isSelectorShown && (
+              <Typography
+                id={selectorId}
+                variant="caption"
+                component="code"
+                sx={{
+                  display: 'block',
+                  fontFamily: 'monospace',
+                  wordBreak: 'break-all',
+                  color: 'text.secondary',
+                }}
+              >
+                {hiddenSelector}
+              </Typography>
+            )}
+          </Box>
+        )}
         {action.validation === 'ERROR' && (
           <Typography variant="body2" color="error" role="alert" sx={{ wordBreak: 'break-word' }}>
             {action.errorMessage}
