@@ -444,6 +444,33 @@ describe('Builder state 5: a password change ends the other sessions in the same
   });
 });
 
+describe('Security 7: browser headers on the SPA, the API and the API docs', () => {
+  it.each(['/', '/login', '/api/health', '/api/docs', '/api/docs/json', '/api/nowhere'])(
+    '%s carries CSP, frame, sniffing and referrer protection',
+    async (path) => {
+      const answer = await api().get(path);
+      const csp = answer.headers['content-security-policy'] ?? '';
+      const directives = Object.fromEntries(
+        csp.split(';').map((d: string) => {
+          const [name = '', ...values] = d.trim().split(/\s+/);
+          return [name, values.join(' ')];
+        }),
+      );
+      expect(directives['default-src']).toBe("'self'");
+      expect(directives['frame-ancestors']).toBe("'none'");
+      expect(directives['script-src']).toBe("'self'");
+      expect(directives['style-src']).toBe("'self' 'unsafe-inline'");
+      expect(directives['img-src']).toBe("'self' data: blob:");
+      expect(directives['connect-src']).toContain("'self'");
+      expect(directives['object-src']).toBe("'none'");
+      expect(directives).not.toHaveProperty('upgrade-insecure-requests');
+      expect(answer.headers['x-frame-options']).toBe('DENY');
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      expect(answer.headers['referrer-policy']).toBe('no-referrer');
+    },
+  );
+});
+
 describe('Security 9: Fastify’s own errors answer in the product’s shape', () => {
   const expectShape = (answer: request.Response, status: number, code: string, message: string) => {
     expect(answer.status).toBe(status);

@@ -12,6 +12,7 @@ import { REDACTED_LOG_PATHS, serializeRequest } from './lib/log-redaction.js';
 import { authPlugin } from './plugins/auth.js';
 import { databasePlugin } from './plugins/database.js';
 import { queuesPlugin } from './plugins/queues.js';
+import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { answerFrameworkError, errorsPlugin } from './plugins/errors.js';
 import { spaPlugin } from './plugins/spa.js';
 import { swaggerPlugin } from './plugins/swagger.js';
@@ -81,6 +82,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   });
 
   await app.register(errorsPlugin);
+  await app.register(securityHeadersPlugin);
   await app.register(databasePlugin);
   await app.register(queuesPlugin);
   await app.register(rateLimit, {
