@@ -785,7 +785,7 @@ describe('the builder holding Redis to bounds', () => {
       expect(refused.status).toBe(422);
       expect(refused.body).toMatchObject({ code: 'UNPROCESSABLE' });
       expect((refused.body as { message: string }).message).toMatch(
-        /^Invalid Argument \(100061\): The step's value is \d+ bytes, over the limit of 1048576 bytes for one step's value \(STEP_VALUE_MAX_BYTES\)$/u,
+        /^Invalid Argument \(100061\): The step's value is at least 31457282 bytes, over the limit of 1048576 bytes for one step's value \(STEP_VALUE_MAX_BYTES\)$/u,
       );
     }
     const current = (

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { DateTime } from 'luxon';
 import type { ScriptReturnType, StepValue, ValueType } from '@pagewright/shared';
 import { AutomationError } from '../flow/automation-error.js';
 import { AUTOMATION_CODES } from '../flow/classify-error.js';
+import { assertSizeWithinLimit } from '../flow/value-limit.js';
 import { cdpSessionOf } from '../page/cdp-session.js';
 import { type ActionContext, type ActionOutcome, NONE, fail } from './action-context.js';
 
@@ -80,6 +82,38 @@ export function scriptValueOf(result: unknown, returnType: ScriptReturnType): St
   }
 }
 
+/** Names the size report of a result kept in the page; random, so no page can guess it. */
+const OVERSIZE_KEY = `__pagewrightOversize_${randomUUID().replaceAll('-', '')}`;
+
+/**
+ * The script as one expression. Its result is measured in the page (as JSON) and, when over the
+ * step value limit, only its size comes back: tens of MB would otherwise cross the DevTools
+ * protocol and the worker's heap just to be refused. A page that tampers with JSON or TextEncoder
+ * only gets its value sent; the worker measures every value again.
+ */
+function scriptExpression(body: string, maxBytes: number): string {
+  return `(async () => {
+  const result = await (async () => {\n${body}\n})();
+  try {
+    const json = JSON.stringify(result);
+    // UTF-8 takes at least a byte per UTF-16 unit: past the limit by length, encoding (seconds
+    // for hundreds of MB) would only tell by how much.
+    if (json !== undefined && json.length > ${maxBytes}) return { ${OVERSIZE_KEY}: json.length };
+    const size = json === undefined ? 0 : new TextEncoder().encode(json).length;
+    if (size > ${maxBytes}) return { ${OVERSIZE_KEY}: size, exact: true };
+  } catch {}
+  return result;
+})()`;
+}
+
+/** The size the page reported instead of a result over the limit (exact, or a lower bound). */
+function oversizeOf(result: unknown): { size: number; isLowerBound: boolean } | undefined {
+  if (result === null || typeof result !== 'object' || !(OVERSIZE_KEY in result)) return undefined;
+  const report = result as Record<string, unknown>;
+  const size = report[OVERSIZE_KEY];
+  return typeof size === 'number' ? { size, isLowerBound: report.exact !== true } : undefined;
+}
+
 /**
  * SCRIPT: the recorded text is the body of an async function run inside the page (never in Node)
  * by page.evaluate, raced against the script time limit (100028 Script Timeout); past the limit
@@ -91,7 +125,7 @@ export async function runScript(context: ActionContext): Promise<ActionOutcome> 
   const script = context.action.options?.script;
   if (!script) fail(AUTOMATION_CODES.INVALID_ARGUMENT, 'SCRIPT needs options.script');
   const limitMs = context.action.options?.timeoutMs ?? context.limits.scriptTimeoutMs;
-  const expression = `(async () => {\n${script.script}\n})()`;
+  const expression = scriptExpression(script.script, context.limits.stepValueMaxBytes);
   // Attached before the script starts: attaching later would wait for the busy main thread.
   const cdp = await cdpSessionOf(context.page);
   let timer: NodeJS.Timeout | undefined;
@@ -112,6 +146,9 @@ export async function runScript(context: ActionContext): Promise<ActionOutcome> 
   evaluation.catch(() => undefined);
   try {
     const result = await Promise.race([evaluation, timeout]);
+    const oversize = oversizeOf(result);
+    if (oversize !== undefined)
+      assertSizeWithinLimit(oversize.size, context.limits.stepValueMaxBytes, oversize.isLowerBound);
     return { value: scriptValueOf(result, script.returnType) };
   } catch (error) {
     if (error instanceof AutomationError && error.code === AUTOMATION_CODES.SCRIPT_TIMEOUT)

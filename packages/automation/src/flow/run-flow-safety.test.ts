@@ -158,13 +158,48 @@ describe('a step value larger than the limit', () => {
     const flow = await runFlow(page, [big], hooks(), { navigationPolicy: LOCAL });
     expect(result(flow)).toEqual({ status: 'ERROR', code: 100061 });
     expect(flow.error?.originalMessage).toMatch(
-      /^The step's value is \d+ bytes, over the limit of 1048576 bytes for one step's value \(STEP_VALUE_MAX_BYTES\)$/u,
+      /^The step's value is at least 2097154 bytes, over the limit of 1048576 bytes for one step's value \(STEP_VALUE_MAX_BYTES\)$/u,
+    );
+    // Under the limit in UTF-16 units, over it in UTF-8 bytes: measured exactly.
+    const accented = await runFlow(
+      page,
+      [{ ...big, options: { script: { script: "return 'é'.repeat(600 * 1024);", returnType: 'TEXT' } } }],
+      hooks(),
+      { navigationPolicy: LOCAL },
+    );
+    expect(accented.error?.originalMessage).toMatch(
+      /^The step's value is 1228802 bytes, over the limit of 1048576 bytes for one step's value \(STEP_VALUE_MAX_BYTES\)$/u,
     );
     const raised = await runFlow(page, [big], hooks(), {
       navigationPolicy: LOCAL,
       limits: { stepValueMaxBytes: 3 * MB },
     });
     expect(raised.status).toBe('SUCCESS');
+    await page.close();
+  });
+
+  it('is refused in the page: a 100 MB script result never reaches the worker', async () => {
+    const page = await browser.newPage();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const flow = await runFlow(
+      page,
+      [
+        {
+          sequence: 20,
+          type: 'SCRIPT',
+          options: { script: { script: "return 'x'.repeat(100 * 1024 * 1024);", returnType: 'TEXT' } },
+        },
+      ],
+      hooks(),
+      { navigationPolicy: LOCAL },
+    );
+    const heapGrowth = process.memoryUsage().heapUsed - heapBefore;
+    expect(result(flow)).toEqual({ status: 'ERROR', code: 100061 });
+    expect(flow.error?.originalMessage).toMatch(
+      /^The step's value is at least 104857602 bytes, over the limit of 1048576 bytes for one step's value \(STEP_VALUE_MAX_BYTES\)$/u,
+    );
+    // Transferred, the string alone would take 100 MB of this process's heap.
+    expect(heapGrowth).toBeLessThan(50 * MB);
     await page.close();
   });
 });

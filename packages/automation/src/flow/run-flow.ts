@@ -1,3 +1,4 @@
+import { assertValueWithinLimit } from './value-limit.js';
 import type { Page } from 'playwright-core';
 import type { FlowAction, StepValue } from '@pagewright/shared';
 import type { ActionOutcome } from '../actions/action-context.js';
@@ -59,17 +60,6 @@ export function jumpIndex(actions: readonly FlowAction[], current: FlowAction): 
   }
   const index = actions.findIndex((action) => action.sequence >= destination);
   return index === -1 ? actions.length : index;
-}
-
-/** A step's value must fit the limit, measured as the JSON it is stored and sent as. */
-export function assertValueWithinLimit(value: StepValue, maxBytes: number): void {
-  const size = Buffer.byteLength(JSON.stringify(value));
-  if (size > maxBytes) {
-    throw new AutomationError(
-      AUTOMATION_CODES.INVALID_ARGUMENT,
-      `The step's value is ${size} bytes, over the limit of ${maxBytes} bytes for one step's value (STEP_VALUE_MAX_BYTES)`,
-    );
-  }
 }
 
 async function normalizedHtmlOf(page: Page): Promise<string | undefined> {
