@@ -469,6 +469,14 @@ describe('Security 7: browser headers on the SPA, the API and the API docs', () 
       expect(answer.headers['referrer-policy']).toBe('no-referrer');
     },
   );
+
+  it('serves a release-note PDF without the page policy, so the browser’s PDF viewer may show it', async () => {
+    const answer = await api().get('/help/extractor-release-notes.pdf').expect(200);
+    expect(answer.headers['content-type']).toMatch(/^application\/pdf/u);
+    expect(answer.headers).not.toHaveProperty('content-security-policy');
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(answer.headers['x-frame-options']).toBe('DENY');
+  });
 });
 
 describe('Security 9: Fastify’s own errors answer in the product’s shape', () => {

@@ -35,4 +35,11 @@ export const securityHeadersPlugin = fp(async (app: FastifyInstance) => {
     referrerPolicy: { policy: 'no-referrer' },
     strictTransportSecurity: false,
   });
+  // A PDF opened in a tab is shown by the browser's viewer, a document of its own that the page
+  // policy would block (object-src 'none', no inline styles for its frame): PDFs go without it.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (String(reply.getHeader('content-type') ?? '').startsWith('application/pdf'))
+      reply.removeHeader('content-security-policy');
+    return payload;
+  });
 });
