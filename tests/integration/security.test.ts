@@ -338,6 +338,31 @@ describe('Security 6: a session that ended stops working at once', () => {
     await api().put('/api/auth').send({ refreshToken: user.refreshToken }).expect(401);
   });
 
+  it('closes a WebSocket opened before the logout within a heartbeat', async () => {
+    const user = await createConfirmedUser(apiUrl, mailUrl, 'logout-open-socket');
+    const socket = new WebSocket(
+      `${apiUrl.replace(/^http/, 'ws')}/api/ws?accessToken=${encodeURIComponent(user.accessToken)}`,
+    );
+    await new Promise<void>((resolve, reject) => {
+      socket.on('message', () => resolve());
+      socket.on('error', reject);
+    });
+    const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+
+    await api()
+      .post('/api/user/logout')
+      .set(bearer(user.accessToken))
+      .send({ refreshToken: user.refreshToken })
+      .expect(200);
+    // The test stack beats every 5 s (LIVE_SOCKET_HEARTBEAT_SECONDS); production every 30 s.
+    const code = await Promise.race([
+      closed,
+      new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), 15_000)),
+    ]);
+    socket.terminate();
+    expect(code).toBe(LIVE_SOCKET_CLOSE.unauthorized);
+  });
+
   it('logs out only with the caller’s own refresh token', async () => {
     const a = await createConfirmedUser(apiUrl, mailUrl, 'logout-a');
     const b = await createConfirmedUser(apiUrl, mailUrl, 'logout-b');

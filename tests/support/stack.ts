@@ -189,6 +189,8 @@ export async function startStack({
       BUILD_HASH: 'test',
       // Every test signs up its own users from 127.0.0.1; the login limit stays at its default.
       ACCOUNT_EMAIL_RATE_LIMIT_MAX: '10000',
+      // A socket of an ended session closes within one beat: tests wait seconds, not half a minute.
+      LIVE_SOCKET_HEARTBEAT_SECONDS: '5',
       ...env,
     };
     const builtServer = fromRoot('apps/api/dist/server.js');

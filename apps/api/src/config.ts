@@ -57,6 +57,8 @@ const configSchema = z.object({
   PASSWORD_EXPIRY_DAYS: z.coerce.number().int().min(1).default(90),
   CONFIRMATION_TOKEN_TTL_HOURS: z.coerce.number().int().min(1).default(48),
   TEMP_PASSWORD_TTL_HOURS: z.coerce.number().int().min(1).default(24),
+  /** How often a live WebSocket is pinged and its session checked (a logged-out one closes). */
+  LIVE_SOCKET_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(30),
   LOGIN_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).default(600),
   /** Lifetime of a navigator's screen-share link (e-mailed to its viewer). */
   SCREEN_SHARE_TOKEN_TTL_HOURS: z.coerce.number().int().min(1).default(24),

@@ -31,6 +31,8 @@ declare module 'fastify' {
       token: string | undefined,
       allowWhilePasswordChangeRequired: boolean,
     ) => Promise<AuthenticatedUser>;
+    /** Whether a sign-in session (refresh-token family) still runs, whatever its access token's age. */
+    isSessionLive: (caller: Pick<AuthenticatedUser, 'id' | 'familyId'>) => Promise<boolean>;
   }
   interface FastifyRequest {
     user: AuthenticatedUser;
@@ -89,6 +91,10 @@ export const authPlugin = fp(async (app: FastifyInstance, { accessTokens, sessio
 
   app.decorateRequest('user', null as unknown as AuthenticatedUser);
   app.decorate('identify', identify);
+  app.decorate('isSessionLive', async ({ id, familyId }: Pick<AuthenticatedUser, 'id' | 'familyId'>) => {
+    const caller = await sessions.findLiveSessionCaller(id, familyId);
+    return caller?.enabled === true;
+  });
   app.decorate('authenticate', async (request: FastifyRequest) => {
     request.user = await identify(
       bearerToken(request),

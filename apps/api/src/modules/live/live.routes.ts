@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { LIVE_SOCKET_CLOSE, type LiveEvent } from '@pagewright/shared';
+import { LIVE_SOCKET_CLOSE, MESSAGES, type LiveEvent } from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
+import type { AuthenticatedUser } from '../../plugins/auth.js';
 import type { LiveEventsHub } from './live-events.hub.js';
 
-const HEARTBEAT_MS = 30_000;
 const querySchema = z.object({ accessToken: z.string().optional() });
 
 /**
@@ -13,11 +13,12 @@ const querySchema = z.object({ accessToken: z.string().optional() });
  * checked by the same rules as every HTTP call. A socket that stops answering pings is dropped.
  */
 export const liveRoutes: FastifyPluginAsync<{ hub: LiveEventsHub }> = async (app, { hub }) => {
+  const heartbeatMs = app.config.LIVE_SOCKET_HEARTBEAT_SECONDS * 1000;
   app.get('/ws', { websocket: true, schema: { hide: true } }, async (socket, request) => {
     const { accessToken } = querySchema.parse(request.query);
-    let userId: string;
+    let caller: AuthenticatedUser;
     try {
-      userId = (await app.identify(accessToken, false)).id;
+      caller = await app.identify(accessToken, false);
     } catch (error) {
       const isPasswordChange = error instanceof AppError && error.code === 'PASSWORD_CHANGE_REQUIRED';
       socket.close(
@@ -27,14 +28,24 @@ export const liveRoutes: FastifyPluginAsync<{ hub: LiveEventsHub }> = async (app
       return;
     }
 
+    const userId = caller.id;
     hub.add(userId, socket);
     let isAlive = true;
     socket.on('pong', () => (isAlive = true));
+    // The token was checked once, at connect: each beat also checks that its session still runs
+    // (one primary-key read), so a socket of a session that ended (logout, password change,
+    // revoked family, disabled account) is closed within a beat, in whichever API process holds it.
     const heartbeat = setInterval(() => {
       if (!isAlive) return socket.terminate();
       isAlive = false;
       socket.ping();
-    }, HEARTBEAT_MS);
+      app.isSessionLive(caller).then(
+        (isLive) => {
+          if (!isLive) socket.close(LIVE_SOCKET_CLOSE.unauthorized, MESSAGES['login.error.session.expired']);
+        },
+        (error: unknown) => request.log.warn({ err: error }, 'live socket: session check failed'),
+      );
+    }, heartbeatMs);
     socket.on('close', () => {
       clearInterval(heartbeat);
       hub.remove(userId, socket);
