@@ -127,15 +127,19 @@ describe('connections to workers', () => {
     const areas = () =>
       api().get('/api/extractor/normalized/current').query(EXTRACTOR).set(bearer(user.token));
     expect((await areas()).status).toBe(200);
-    const firstWorkerChannels = await sessionChannelConnections();
-    expect(firstWorkerChannels).toHaveLength(2);
+    // The open queue's channel and the current worker's, plus any of a worker an earlier test file
+    // killed that has not idled out yet (the suite shares one stack): restarts must not add to it.
+    const channelsAtStart = (await sessionChannelConnections()).length;
+    expect(channelsAtStart).toBeGreaterThanOrEqual(2);
 
     for (let restart = 1; restart <= 3; restart += 1) {
       process.kill(await currentWorkerPid(), 'SIGKILL');
       // The page was on the killed worker: 409 SESSION_LOST once, then a page on the replacement.
       await expect.poll(async () => (await areas()).status, { timeout: 120_000, interval: 500 }).toBe(200);
-      // The open queue's channel and the replacement's: none left for the workers that died.
-      await expect.poll(async () => (await sessionChannelConnections()).length, { timeout: 15_000 }).toBe(2);
+      // The replacement's channel is new; the dead worker's is closed (else one more per restart).
+      await expect
+        .poll(async () => (await sessionChannelConnections()).length, { timeout: 15_000 })
+        .toBeLessThanOrEqual(channelsAtStart);
     }
     // What the API wrote into the dead workers' queues lapses with them (the living worker gives
     // its own queue's new keys their lease on its next heartbeat).
