@@ -8,6 +8,7 @@ import { BUILDER_MESSAGES, type AddActionInput, type LiveImageResponse } from '@
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 import { fromRoot } from '../support/paths.js';
+import { startExtractorBuilder } from '../support/builder-api.js';
 import { keysWithoutExpiry } from '../support/redis-keys.js';
 import { currentWorkerPid } from '../support/stack.js';
 
@@ -28,14 +29,8 @@ const EXTRACTOR = { extractorType: 'EXTRACTOR' } as const;
 
 const signUp = (label: string): Promise<SignedInUser> => createSignedInUser(db, apiUrl, mailUrl, label);
 
-async function startBuilder(user: SignedInUser, name: string): Promise<string> {
-  const created = await api()
-    .post('/api/extractor/start')
-    .set(bearer(user.token))
-    .send({ name, description: `${name} flow`, extractorType: 'EXTRACTOR' })
-    .expect(201);
-  return (created.body as { id: string }).id;
-}
+const startBuilder = (user: SignedInUser, name: string): Promise<string> =>
+  startExtractorBuilder(apiUrl, user.token, name);
 
 async function added(user: SignedInUser, body: AddActionInput): Promise<number> {
   const answer = await api().post('/api/extractor/').query(EXTRACTOR).set(bearer(user.token)).send(body);

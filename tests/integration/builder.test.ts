@@ -16,6 +16,7 @@ import {
 } from '@pagewright/shared';
 import { FIXTURE_PASSWORD, startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
+import { startExtractorBuilder } from '../support/builder-api.js';
 import { keysWithoutExpiry } from '../support/redis-keys.js';
 import { currentWorkerPid } from '../support/stack.js';
 
@@ -34,14 +35,8 @@ let stranger: User;
 
 const signUp = (label: string): Promise<User> => createSignedInUser(db, apiUrl, mailUrl, label);
 
-async function startBuilder(user: User, name: string): Promise<string> {
-  const created = await api()
-    .post('/api/extractor/start')
-    .set(bearer(user.token))
-    .send({ name, description: `${name} flow`, extractorType: 'EXTRACTOR' })
-    .expect(201);
-  return (created.body as { id: string }).id;
-}
+const startBuilder = (user: User, name: string): Promise<string> =>
+  startExtractorBuilder(apiUrl, user.token, name);
 
 function add(user: User, body: AddActionInput) {
   return api().post('/api/extractor/').query(EXTRACTOR).set(bearer(user.token)).send(body);
