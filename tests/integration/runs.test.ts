@@ -474,6 +474,11 @@ async function startHostileSite(): Promise<HostileSite> {
       push();
       return;
     }
+    if (incoming.url === '/small') {
+      response.writeHead(200, { 'content-type': 'application/octet-stream' });
+      response.end(Buffer.alloc(1024 * 1024, 'y'));
+      return;
+    }
     if (incoming.url === '/to-internal') {
       response.writeHead(302, { location: refusedUrl });
       response.end();
@@ -481,7 +486,7 @@ async function startHostileSite(): Promise<HostileSite> {
     }
     response.writeHead(200, { 'content-type': 'text/html' });
     response.end(`<!doctype html><title>hostile</title><h1 id="title">Hostile</h1>
-      <a id="endless" href="/endless">statement.pdf</a><button id="off" disabled>Export</button>`);
+      <a id="endless" href="/endless">statement.pdf</a><a id="small" href="/small">small.pdf</a><button id="off" disabled>Export</button>`);
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   return {
@@ -534,6 +539,13 @@ describe('runs under attack and faults', () => {
   });
 
   it('stops a GET_FILE at the size cap while an endless body streams in, holding little memory', async () => {
+    // A first run on a fresh worker grows its heap whatever it downloads (code loaded, caches
+    // filled): one ordinary download first, so the figure below is the endless body's alone.
+    const warmUpId = await insertExtractor(owner, 'Small file', [
+      { sequence: 10, type: 'NAVIGATE', textValue: `${hostile.url}/` },
+      { sequence: 20, type: 'GET_FILE', selectorValue: '#small' },
+    ]);
+    expect(await waitForRun(owner, await execute(owner, warmUpId))).toMatchObject({ status: 'SUCCESS' });
     const workerPid = await currentWorkerPid();
     const peakBefore = peakRssKb(workerPid);
     const extractorId = await insertExtractor(owner, 'Endless file', [
