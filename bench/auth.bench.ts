@@ -9,6 +9,7 @@ import request from 'supertest';
 import { createConfirmedUser } from '../tests/support/accounts.js';
 import { freePort } from '../tests/support/ports.js';
 import { startStack } from '../tests/support/stack.js';
+import { benchNodeArgs } from './support/node-args.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -47,6 +48,7 @@ async function bareFastifyBaseline(): Promise<Figure> {
 }
 
 const stack = await startStack({
+  nodeArgs: benchNodeArgs('auth'),
   useBuild: process.env.BENCH_USE_SOURCE !== '1',
   // The login rate limit protects accounts; the benchmark measures raw throughput instead.
   env: { LOGIN_RATE_LIMIT_MAX: '100000000', LOG_LEVEL: 'error' },

@@ -20,6 +20,7 @@ import { chromiumLaunchOptions } from '@pagewright/automation';
 import { startFixtureSite } from '../tests/fixtures/site/server.js';
 import { createConfirmedUser } from '../tests/support/accounts.js';
 import { startStack } from '../tests/support/stack.js';
+import { benchNodeArgs } from './support/node-args.js';
 
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 10_000);
 const VIEWPORT = { width: 1280, height: 800 };
@@ -28,6 +29,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const site = await startFixtureSite();
 const stack = await startStack({
+  nodeArgs: benchNodeArgs('builder-view'),
   useBuild: process.env.BENCH_USE_SOURCE !== '1',
   env: { LOG_LEVEL: 'error' },
   logDirectory: 'bench-logs',

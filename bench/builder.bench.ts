@@ -18,6 +18,7 @@ import type { AddActionInput, NormalizedPage, ValidationResult } from '@pagewrig
 import { FIXTURE_PASSWORD, startFixtureSite } from '../tests/fixtures/site/server.js';
 import { createConfirmedUser } from '../tests/support/accounts.js';
 import { startStack } from '../tests/support/stack.js';
+import { benchNodeArgs } from './support/node-args.js';
 
 const VALIDATIONS = Number(process.env.BENCH_VALIDATIONS ?? 5);
 const CLICKS = Number(process.env.BENCH_CLICKS ?? 20);
@@ -137,6 +138,7 @@ async function plainTwentySteps(browser: Browser, siteUrl: string): Promise<void
 
 const site = await startFixtureSite();
 const stack = await startStack({
+  nodeArgs: benchNodeArgs('builder'),
   useBuild: process.env.BENCH_USE_SOURCE !== '1',
   env: { LOG_LEVEL: 'error' },
   logDirectory: 'bench-logs',

@@ -31,6 +31,7 @@ import { FIXTURE_PASSWORD, startFixtureSite } from '../tests/fixtures/site/serve
 import { createConfirmedUser } from '../tests/support/accounts.js';
 import { fromRoot } from '../tests/support/paths.js';
 import { startStack } from '../tests/support/stack.js';
+import { benchNodeArgs } from './support/node-args.js';
 
 const FLOWS = Number(process.env.BENCH_FLOWS ?? 10);
 const SAMPLE_EVERY_MS = 200;
@@ -318,6 +319,7 @@ ensureBuild();
 const loadBefore = os.loadavg()[0]!;
 const site = await startFixtureSite();
 const stack = await startStack({
+  nodeArgs: benchNodeArgs('runs'),
   useBuild,
   logDirectory: 'bench-logs',
   env: {

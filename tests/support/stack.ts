@@ -67,13 +67,17 @@ export async function startWorker(
   name: string,
   env: NodeJS.ProcessEnv,
   useBuild = false,
+  nodeArgs: readonly string[] = [],
 ): Promise<RunningProcess> {
   const worker = startProcess(
     name,
     process.execPath,
-    useBuild
-      ? [fromRoot('apps/worker/dist/main.js')]
-      : ['--import', 'tsx', fromRoot('apps/worker/src/main.ts')],
+    [
+      ...nodeArgs,
+      ...(useBuild
+        ? [fromRoot('apps/worker/dist/main.js')]
+        : ['--import', 'tsx', fromRoot('apps/worker/src/main.ts')]),
+    ],
     env,
   );
   try {
@@ -104,6 +108,8 @@ export interface StackOptions {
    * tests that watch the product without any worker turn it off.
    */
   replaceKilledWorker?: boolean;
+  /** Node flags for the API and worker processes (benchmarks: `--cpu-prof`). */
+  nodeArgs?: readonly string[];
 }
 
 /** Logs of stacks whose test run has ended (their process is gone) are removed. */
@@ -125,6 +131,7 @@ export async function startStack({
   env = {},
   logDirectory,
   replaceKilledWorker = true,
+  nodeArgs = [],
 }: StackOptions): Promise<TestStack> {
   // Each stack logs into a folder of its own: two test runs at once (a developer's and CI's, or
   // the integration and e2e suites) must never read, or kill by pid, each other's worker.
@@ -196,7 +203,10 @@ export async function startStack({
     const builtServer = fromRoot('apps/api/dist/server.js');
     if (useBuild && !existsSync(builtServer))
       throw new Error('apps/api/dist is missing: run `pnpm build` first');
-    const args = useBuild ? [builtServer] : ['--import', 'tsx', fromRoot('apps/api/src/server.ts')];
+    const args = [
+      ...nodeArgs,
+      ...(useBuild ? [builtServer] : ['--import', 'tsx', fromRoot('apps/api/src/server.ts')]),
+    ];
     const api = startProcess('api', process.execPath, args, apiEnv);
     processes.push(api);
     await waitFor(
@@ -225,6 +235,7 @@ export async function startStack({
         workerCount === 1 ? STACK_WORKER_LOG : `${STACK_WORKER_LOG}-${workerCount}`,
         workerEnv,
         useBuild,
+        nodeArgs,
       );
       processes.push(started);
       return started;
