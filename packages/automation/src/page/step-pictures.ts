@@ -84,6 +84,17 @@ async function cropped(picture: Buffer, box: Box, page: Page): Promise<Buffer | 
 }
 
 /**
+ * The element's box when it is still on the page. A step often takes its element away (a submit
+ * button navigates, a menu item closes its menu): boundingBox would wait for it to come back, so
+ * its absence is checked first without waiting (2 s saved on every such step).
+ */
+async function boxIfPresent(element: Locator): Promise<Box | null> {
+  const isPresent = (await element.count().catch(() => 0)) > 0;
+  if (!isPresent) return null;
+  return element.boundingBox({ timeout: ELEMENT_CAPTURE_TIMEOUT_MS }).catch(() => null);
+}
+
+/**
  * The pictures kept with a step: the viewport, and the element the step acted on cut out of that
  * same picture (≈ 14 ms on a worker thread instead of ≈ 80 ms for locator.screenshot). An element
  * that is not wholly in view falls back to locator.screenshot, which scrolls it into view.
@@ -93,9 +104,7 @@ export async function stepPictures(
   element: Locator | undefined,
   options: StepPictureOptions,
 ): Promise<StepPictures> {
-  const box = element
-    ? await element.boundingBox({ timeout: ELEMENT_CAPTURE_TIMEOUT_MS }).catch(() => null)
-    : null;
+  const box = element ? await boxIfPresent(element) : null;
   const wantsElement = options.withElement && box !== null && box.width > 0 && box.height > 0;
   const picture = options.withPage || wantsElement ? await pagePicture(page) : undefined;
 
