@@ -1,0 +1,66 @@
+/**
+ * The hand-written floor of bench:auth, in a process of its own like the API it is compared with:
+ * what an authenticated read costs at the least. Fastify, jsonwebtoken verifying the HS256 access
+ * token (the secret as a KeyObject, as the API holds it), and one node-postgres primary-key read of
+ * the user row. No logging, no schema validation, no session check.
+ * Env: FLOOR_PORT, FLOOR_DATABASE_URL, FLOOR_JWT_SECRET, FLOOR_POOL_SIZE.
+ */
+import { createSecretKey } from 'node:crypto';
+import Fastify from 'fastify';
+import jwt from 'jsonwebtoken';
+import pg from 'pg';
+
+const env = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is required`);
+  return value;
+};
+
+const key = createSecretKey(Buffer.from(env('FLOOR_JWT_SECRET'), 'utf8'));
+const pool = new pg.Pool({
+  connectionString: env('FLOOR_DATABASE_URL'),
+  max: Number(env('FLOOR_POOL_SIZE')),
+});
+const app = Fastify({ logger: false });
+
+interface UserRow {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  tempPasswordSet: boolean;
+}
+
+app.get('/api/user/', async (request, reply) => {
+  const header = request.headers.authorization;
+  const token = header?.startsWith('Bearer ') ? header.slice(7) : '';
+  let userId: string;
+  try {
+    const claims = jwt.verify(token, key, { algorithms: ['HS256'] });
+    if (typeof claims === 'string' || typeof claims.sub !== 'string') throw new Error('no subject');
+    userId = claims.sub;
+  } catch {
+    return reply.status(401).send({ message: 'unauthorized' });
+  }
+  const { rows } = await pool.query<UserRow>(
+    'SELECT id, email, "firstName", "lastName", "tempPasswordSet" FROM "User" WHERE id = $1',
+    [userId],
+  );
+  const user = rows[0];
+  if (!user) return reply.status(401).send({ message: 'unauthorized' });
+  return {
+    id: user.id,
+    username: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    tempPasswordSet: user.tempPasswordSet,
+  };
+});
+
+process.once('SIGTERM', () => {
+  void app
+    .close()
+    .then(() => pool.end())
+    .then(() => process.exit(0));
+});
+await app.listen({ host: '127.0.0.1', port: Number(env('FLOOR_PORT')) });
