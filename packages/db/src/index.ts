@@ -19,3 +19,4 @@ export function createPrismaClient(databaseUrl: string): PrismaClient {
 }
 export * from './secret-box.js';
 export * from './flow-actions.js';
+export * from './file-storage.js';

@@ -1,5 +1,11 @@
-import { createHash } from 'node:crypto';
-import { Prisma, type PrismaClient, type RunStatus } from '@pagewright/db';
+import {
+  Prisma,
+  createFileStorage,
+  type FileMeta,
+  type FileStorage,
+  type PrismaClient,
+  type RunStatus,
+} from '@pagewright/db';
 import type { PageElementArea } from '@pagewright/shared';
 import type { KeptFile, StepRecord } from '@pagewright/automation';
 import { flowActionInclude } from './load-flow.js';
@@ -92,19 +98,15 @@ export interface AskRefresh {
   expiresAt: Date;
 }
 
-function storedFileData(userId: string, file: FileToStore): Prisma.StoredFileUncheckedCreateInput {
-  return {
-    userId,
-    name: file.name.slice(0, 255),
-    mimeType: file.mimeType.slice(0, 255),
-    size: file.content.length,
-    content: new Uint8Array(file.content),
-    sha256: createHash('sha256').update(file.content).digest('hex'),
-  };
+function fileMeta(userId: string, file: FileToStore): FileMeta {
+  return { userId, name: file.name, mimeType: file.mimeType };
 }
 
-/** The worker's reads and writes of runs, their steps and files (the worker's repository). */
-export function createRunStore(db: PrismaClient) {
+/**
+ * The worker's reads and writes of runs, their steps and files (the worker's repository). Files go
+ * through `files` (the API reads them back through the same store).
+ */
+export function createRunStore(db: PrismaClient, files: FileStorage = createFileStorage(db)) {
   return {
     /** The run with its extractor's actions in sequence order; null when it no longer exists. */
     loadRun(runId: string) {
@@ -126,11 +128,7 @@ export function createRunStore(db: PrismaClient) {
       await db.$transaction(async (tx) => {
         const store = async (file: FileToStore | undefined) => {
           if (!file) return null;
-          const stored = await tx.storedFile.create({
-            data: storedFileData(userId, file),
-            select: { id: true },
-          });
-          return stored.id;
+          return files.put(file.content, fileMeta(userId, file), tx);
         };
         const created = await tx.runStep.create({
           select: { id: true },
@@ -213,11 +211,8 @@ export function createRunStore(db: PrismaClient) {
     /** A PENDING ask with its element screenshot (as a StoredFile), in one transaction. */
     async createPendingAsk(ask: AskToStore): Promise<string> {
       return db.$transaction(async (tx) => {
-        const screenshot = ask.elementScreenshot
-          ? await tx.storedFile.create({
-              data: storedFileData(ask.userId, ask.elementScreenshot),
-              select: { id: true },
-            })
+        const screenshotId = ask.elementScreenshot
+          ? await files.put(ask.elementScreenshot.content, fileMeta(ask.userId, ask.elementScreenshot), tx)
           : null;
         const created = await tx.pendingAsk.create({
           data: {
@@ -227,7 +222,7 @@ export function createRunStore(db: PrismaClient) {
             actionType: ask.actionType,
             label: ask.label?.slice(0, 1024) ?? null,
             questionText: ask.questionText,
-            elementScreenshotFileId: screenshot?.id ?? null,
+            elementScreenshotFileId: screenshotId,
             askMultiStepDto: ask.askMultiStepDto ?? Prisma.DbNull,
             normalizedElements: ask.normalizedElements ?? Prisma.DbNull,
             status: 'PENDING',
@@ -246,23 +241,24 @@ export function createRunStore(db: PrismaClient) {
           where: { id: askId },
           select: { elementScreenshotFileId: true },
         });
-        const screenshot = refresh.elementScreenshot
-          ? await tx.storedFile.create({
-              data: storedFileData(refresh.userId, refresh.elementScreenshot),
-              select: { id: true },
-            })
+        const screenshotId = refresh.elementScreenshot
+          ? await files.put(
+              refresh.elementScreenshot.content,
+              fileMeta(refresh.userId, refresh.elementScreenshot),
+              tx,
+            )
           : null;
         const updated = await tx.pendingAsk.updateMany({
           where: { id: askId, status: 'PENDING' },
           data: {
-            elementScreenshotFileId: screenshot?.id ?? null,
+            elementScreenshotFileId: screenshotId,
             normalizedElements: refresh.normalizedElements,
             expiresAt: refresh.expiresAt,
           },
         });
         // An ask answered meanwhile keeps the picture it was answered on; the new one goes.
-        const unused = updated.count === 1 ? previous?.elementScreenshotFileId : screenshot?.id;
-        if (unused) await tx.storedFile.deleteMany({ where: { id: unused } });
+        const unused = updated.count === 1 ? previous?.elementScreenshotFileId : screenshotId;
+        if (unused) await files.delete([unused], tx);
       });
     },
 

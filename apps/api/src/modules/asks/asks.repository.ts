@@ -1,13 +1,13 @@
 import type { ExtractorType } from '@pagewright/shared';
-import type { PrismaClient } from '@pagewright/db';
+import { createFileStorage, type FileStorage, type PrismaClient } from '@pagewright/db';
 import type { SealedSecret } from '@pagewright/db';
 
 /** Pending asks and saved answers; every read and write is scoped to the owner. */
-export function createAskRepository(db: PrismaClient) {
+export function createAskRepository(db: PrismaClient, files: FileStorage = createFileStorage(db)) {
   return {
-    /** The caller's oldest PENDING, unexpired ask on an extractor of that type. */
-    findOldestPending(userId: string, extractorType: ExtractorType, now: Date) {
-      return db.pendingAsk.findFirst({
+    /** The caller's oldest PENDING, unexpired ask on an extractor of that type, with its picture. */
+    async findOldestPending(userId: string, extractorType: ExtractorType, now: Date) {
+      const ask = await db.pendingAsk.findFirst({
         where: {
           userId,
           status: 'PENDING',
@@ -27,9 +27,13 @@ export function createAskRepository(db: PrismaClient) {
           normalizedElements: true,
           run: { select: { extractorId: true } },
           action: { select: { saveOptionsFlag: true } },
-          elementScreenshot: { select: { content: true } },
+          elementScreenshotFileId: true,
         },
       });
+      if (!ask) return null;
+      const { elementScreenshotFileId, ...rest } = ask;
+      const picture = elementScreenshotFileId ? await files.get(elementScreenshotFileId, userId) : null;
+      return { ...rest, elementScreenshot: picture && { content: picture.content } };
     },
 
     findOwnedPending(userId: string, askId: string, now: Date) {

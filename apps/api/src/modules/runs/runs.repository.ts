@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { PrismaClient, RunStatus } from '@pagewright/db';
+import { createFileStorage, type FileStorage, type PrismaClient, type RunStatus } from '@pagewright/db';
 
-/** Runs, their steps and stored files; every read is scoped to the owner. */
-export function createRunRepository(db: PrismaClient) {
+/** Runs, their steps and stored files (read through `files`); every read is scoped to the owner. */
+export function createRunRepository(db: PrismaClient, files: FileStorage = createFileStorage(db)) {
   return {
     /** The caller's extractor with how many saved actions it has (a never-saved draft has none). */
     findOwnedExtractor(userId: string, id: string) {
@@ -136,10 +136,7 @@ export function createRunRepository(db: PrismaClient) {
       return step?.tableFiles[0]?.fileId ?? null;
     },
     findOwnedFile(userId: string, fileId: string) {
-      return db.storedFile.findFirst({
-        where: { id: fileId, userId },
-        select: { name: true, mimeType: true, content: true },
-      });
+      return files.get(fileId, userId);
     },
   };
 }

@@ -34,8 +34,8 @@ export function createRunService(deps: { runs: RunRepository; queue: RunsQueue; 
 
   async function ownedFile(userId: string, fileId: string | null): Promise<StoredFileContent> {
     const file = fileId ? await runs.findOwnedFile(userId, fileId) : null;
-    if (!file?.content) throw AppError.notFound();
-    return { name: file.name, mimeType: file.mimeType, content: Buffer.from(file.content) };
+    if (!file) throw AppError.notFound();
+    return { name: file.name, mimeType: file.mimeType, content: file.content };
   }
 
   return {

@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@pagewright/db';
+import { createFileStorage, type FileStorage, type PrismaClient } from '@pagewright/db';
 
 /** Extractor types whose sessions can be watched through a screen-share link. */
 const NAVIGATOR_TYPES = ['NAVIGATOR', 'FENGINE_NAVIGATOR'] as const;
@@ -7,7 +7,7 @@ const NAVIGATOR_TYPES = ['NAVIGATOR', 'FENGINE_NAVIGATOR'] as const;
  * Screen-share and download tokens (stored as hashes only), and what a live token may read: the
  * shared run of that navigator, its steps and their files, all within the navigator owner's rows.
  */
-export function createScreenShareRepository(db: PrismaClient) {
+export function createScreenShareRepository(db: PrismaClient, files: FileStorage = createFileStorage(db)) {
   return {
     findOwnedNavigator(userId: string, extractorId: string) {
       return db.extractor.findFirst({
@@ -126,15 +126,10 @@ export function createScreenShareRepository(db: PrismaClient) {
         .then((step) => step?.normalizedHtml ?? null);
     },
     findOwnedFile(ownerId: string, fileId: string) {
-      return db.storedFile.findFirst({
-        where: { id: fileId, userId: ownerId },
-        select: { name: true, mimeType: true, content: true },
-      });
+      return files.get(fileId, ownerId);
     },
     hasOwnedFileContent(ownerId: string, fileId: string) {
-      return db.storedFile
-        .count({ where: { id: fileId, userId: ownerId, content: { not: null } } })
-        .then((count) => count > 0);
+      return files.has(fileId, ownerId);
     },
     createFileDownloadToken(data: { fileId: string; tokenHash: string; expiresAt: Date }) {
       return db.fileDownloadToken.create({ data, select: { id: true } });
@@ -143,8 +138,8 @@ export function createScreenShareRepository(db: PrismaClient) {
      * Spends a download token and returns its file; null when unknown, expired or already spent.
      * The conditional update takes the row lock, so two requests at once cannot both download.
      */
-    claimFileDownload(tokenHash: string, now: Date) {
-      return db.$transaction(async (tx) => {
+    async claimFileDownload(tokenHash: string, now: Date) {
+      const file = await db.$transaction(async (tx) => {
         const claimed = await tx.fileDownloadToken.updateMany({
           where: { tokenHash, usedAt: null, expiresAt: { gt: now } },
           data: { usedAt: now },
@@ -152,10 +147,11 @@ export function createScreenShareRepository(db: PrismaClient) {
         if (claimed.count === 0) return null;
         const token = await tx.fileDownloadToken.findUnique({
           where: { tokenHash },
-          select: { file: { select: { name: true, mimeType: true, content: true } } },
+          select: { file: { select: { id: true, userId: true } } },
         });
         return token?.file ?? null;
       });
+      return file ? files.get(file.id, file.userId) : null;
     },
   };
 }

@@ -150,8 +150,8 @@ export function createScreenShareService({ screenShares, mailer, config, log }: 
       const file = step.pageScreenshotFileId
         ? await screenShares.findOwnedFile(share.ownerId, step.pageScreenshotFileId)
         : null;
-      if (!file?.content) throw new AppError('NOT_FOUND', MESSAGES['navigator.screenshot.error']);
-      return { name: file.name, mimeType: file.mimeType, content: Buffer.from(file.content) };
+      if (!file) throw new AppError('NOT_FOUND', MESSAGES['navigator.screenshot.error']);
+      return { name: file.name, mimeType: file.mimeType, content: file.content };
     },
 
     /** GET /extractor/token/:token/step/:sequence/html: untrusted page content, served as text. */
@@ -187,8 +187,8 @@ export function createScreenShareService({ screenShares, mailer, config, log }: 
     /** GET /file/:token: the file, once; a second use or an expired link is 404. */
     async download(token: string): Promise<SharedFileContent> {
       const file = await screenShares.claimFileDownload(hashToken(token), new Date());
-      if (!file?.content) throw new AppError('NOT_FOUND', SCREEN_SHARE_MESSAGES.downloadLinkInvalid);
-      return { name: file.name, mimeType: file.mimeType, content: Buffer.from(file.content) };
+      if (!file) throw new AppError('NOT_FOUND', SCREEN_SHARE_MESSAGES.downloadLinkInvalid);
+      return { name: file.name, mimeType: file.mimeType, content: file.content };
     },
   };
 }
