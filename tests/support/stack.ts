@@ -7,6 +7,13 @@ import { freePort, waitFor } from './ports.js';
 import { startProcess, useLogDirectory, type RunningProcess } from './processes.js';
 import { createTestDatabase, dropTestDatabase } from './test-database.js';
 
+/** An API process of a stack: its base URL and log. */
+export interface RunningApi {
+  url: string;
+  logFile: string;
+  process: RunningProcess;
+}
+
 export interface TestStack {
   apiUrl: string;
   redisKeyPrefix: string;
@@ -19,6 +26,8 @@ export interface TestStack {
   readonly worker: RunningProcess;
   /** Starts one more worker process on the same database and queues, stopped with the stack. */
   startWorker(): Promise<RunningProcess>;
+  /** Starts one more API process on the same database, Redis prefix and secrets, stopped with the stack. */
+  startApi(): Promise<RunningApi>;
   stop(): Promise<void>;
 }
 
@@ -207,17 +216,31 @@ export async function startStack({
       ...nodeArgs,
       ...(useBuild ? [builtServer] : ['--import', 'tsx', fromRoot('apps/api/src/server.ts')]),
     ];
-    const api = startProcess('api', process.execPath, args, apiEnv);
-    processes.push(api);
-    await waitFor(
-      async () => {
-        if (api.child.exitCode !== null)
-          throw new Error(`API exited (${api.child.exitCode}); see ${api.logFile}`);
-        return (await fetch(`${apiUrl}/api/health`)).ok ? true : undefined;
-      },
-      `API health (log: ${api.logFile})`,
-      60_000,
-    );
+    // More API processes share the first one's database, Redis prefix and secrets: a token signed
+    // by one is good on every other, as behind a load balancer.
+    let apiCount = 0;
+    const addApi = async (port: number): Promise<RunningApi> => {
+      apiCount += 1;
+      const url = `http://127.0.0.1:${port}`;
+      const started = startProcess(
+        apiCount === 1 ? 'api' : `api-${apiCount}`,
+        process.execPath,
+        args,
+        port === apiPort ? apiEnv : { ...apiEnv, PORT: String(port) },
+      );
+      processes.push(started);
+      await waitFor(
+        async () => {
+          if (started.child.exitCode !== null)
+            throw new Error(`API exited (${started.child.exitCode}); see ${started.logFile}`);
+          return (await fetch(`${url}/api/health`)).ok ? true : undefined;
+        },
+        `API health (log: ${started.logFile})`,
+        60_000,
+      );
+      return { url, logFile: started.logFile, process: started };
+    };
+    const api = await addApi(apiPort);
 
     // The worker runs flows; test flows reach the fixture site on this machine.
     const workerEnv: NodeJS.ProcessEnv = {
@@ -267,6 +290,7 @@ export async function startStack({
       databaseUrl: database.url,
       databaseName: database.name,
       apiLogFile: api.logFile,
+      startApi: async () => addApi(await freePort()),
       get worker() {
         return worker;
       },
