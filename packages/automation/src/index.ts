@@ -14,3 +14,4 @@ export * from './values/conditions.js';
 export * from './page/element-at-point.js';
 export * from './page/fallback-locators.js';
 export * from './page/normalized-page.js';
+export * from './page/page-frames.js';

@@ -1,10 +1,11 @@
 import { assertValueWithinLimit } from './value-limit.js';
 import type { Page } from 'playwright-core';
-import type { FlowAction, StepValue } from '@pagewright/shared';
+import type { ActionType, FlowAction, StepValue } from '@pagewright/shared';
 import type { ActionOutcome } from '../actions/action-context.js';
 import { executorFor } from '../actions/executors.js';
 import { normalizedHtml } from '../page/normalized-page.js';
-import { pagePicture, stepPictures } from '../page/step-pictures.js';
+import { type PageFrame, pageFrames } from '../page/page-frames.js';
+import { type StepPictures, elementBoxOf, framePictures, pagePicture } from '../page/step-pictures.js';
 import { type NavigationPolicy, PUBLIC_ONLY_POLICY } from '../safety/navigation-guard.js';
 import { watchNavigations } from '../safety/navigation-watch.js';
 import { AutomationError } from './automation-error.js';
@@ -38,6 +39,57 @@ export interface RunFlowOptions {
 }
 
 const NONE: StepValue = { kind: 'none' };
+
+/**
+ * A step that acts on the page is pictured by the first frame Chromium paints after the page's
+ * next animation frame has begun (by then the step's doing is committed; earlier frames may still
+ * be in the pipeline). No frame within this long means the page did not change: the newest one.
+ */
+const PICTURE_FRAME_WAIT_MS = 50;
+
+/**
+ * When the page's next animation frame begins (Date.now() time): frames received from then on
+ * show everything done before. Never longer than the picture wait, whatever the page does.
+ */
+async function nextAnimationFrame(page: Page): Promise<number> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, PICTURE_FRAME_WAIT_MS)));
+  await Promise.race([
+    page.evaluate('new Promise((resolve) => requestAnimationFrame(() => resolve(0)))').catch(() => undefined),
+    late,
+  ]);
+  clearTimeout(timer);
+  return Date.now();
+}
+
+/** Steps that only read the page: they change nothing a picture would show. */
+const READING_TYPES = new Set<ActionType>([
+  'GET_TEXT',
+  'GET_NUMBER',
+  'GET_DATE',
+  'GET_IMAGE',
+  'WAIT',
+  'WAIT_UNTIL_EXISTS',
+  'WAIT_UNTIL_NOT_EXISTS',
+  'WAIT_UNTIL_DISPLAYED',
+  'WAIT_UNTIL_NOT_DISPLAYED',
+  'WAIT_UNTIL_ENABLED',
+  'WAIT_UNTIL_NOT_ENABLED',
+  'IF_EXISTS',
+  'IF_NOT_EXISTS',
+  'IF_DISPLAYED',
+  'IF_NOT_DISPLAYED',
+  'IF_ENABLED',
+  'IF_NOT_ENABLED',
+  'IF_CONDITION',
+  'END',
+  'RAISE_ERROR',
+]);
+
+function onlyReads(action: FlowAction): boolean {
+  if (action.type === 'GET_TABLE') return (action.options?.table?.maxPages ?? 1) <= 1;
+  return READING_TYPES.has(action.type);
+}
 
 /**
  * Where a step whose condition did not hold goes: the first action whose sequence is at or after
@@ -90,29 +142,48 @@ export async function runFlow(
   const total = ordered.length;
   const navigations = watchNavigations(page, navigationPolicy);
   const browserLoss = watchBrowserLoss(page);
+  // Step pictures come from the frames Chromium paints (docs/performance.md): held for the flow.
+  const frames = capturePageScreenshots || captureElementScreenshots ? pageFrames(page) : undefined;
+  const releaseFrames = frames?.hold();
   try {
     return await runSteps();
   } finally {
     navigations.stop();
     browserLoss.stop();
+    await releaseFrames?.();
   }
 
   async function runSteps(): Promise<FlowResult> {
-    const record = (step: StepRecord): void => {
-      steps.push(step);
-      hooks.onStepDone?.(step);
+    // Steps are recorded in order once their pictures are made, while the flow goes on.
+    let recording: Promise<void> = Promise.resolve();
+    const record = (step: StepRecord, pictures?: Promise<StepPictures>): void => {
+      const previous = recording;
+      recording = (async () => {
+        const taken = pictures ? await pictures.catch(() => ({})) : {};
+        await previous;
+        const recorded = { ...step, ...taken };
+        steps.push(recorded);
+        hooks.onStepDone?.(recorded);
+      })();
     };
-    const finish = (status: FlowResult['status'], error?: AutomationError): FlowResult => ({
-      status,
-      steps,
-      values: Object.fromEntries(previousValues),
-      ...(error ? { error } : {}),
-    });
+    /** The frame of the last step that acted on the page, until it came. */
+    let pendingFrame: Promise<PageFrame | undefined> | undefined;
+    const finish = async (status: FlowResult['status'], error?: AutomationError): Promise<FlowResult> => {
+      await recording;
+      return {
+        status,
+        steps,
+        values: Object.fromEntries(previousValues),
+        ...(error ? { error } : {}),
+      };
+    };
 
     let index = 0;
     while (index < total) {
       if (hooks.signal?.aborted) return finish('STOPPED');
       const action = ordered[index] as FlowAction;
+      // The last acting step's picture must show its doing, not this step's: wait for its frame.
+      if (pendingFrame && !onlyReads(action)) await pendingFrame;
       hooks.onStepStart?.(action, index, total);
       const startedAt = Date.now();
       const timestamp = new Date(startedAt).toISOString();
@@ -167,22 +238,43 @@ export async function runFlow(
       }
 
       previousValues.set(action.sequence, outcome.value);
-      const pictures = await stepPictures(page, outcome.element, {
-        withPage: capturePageScreenshots,
-        withElement: captureElementScreenshots,
-        elementMaxBytes: limits.elementScreenshotMaxBytes,
-      });
-      record({
-        sequence: action.sequence,
-        type: action.type,
-        status: 'SUCCESS',
-        pageUrl: page.url(),
-        timestamp,
-        value: outcome.value,
-        ...pictures,
-        ...(captureNormalizedHtml ? { normalizedHtml: await normalizedHtmlOf(page) } : {}),
-        durationMs: Date.now() - startedAt,
-      });
+      const endedAt = Date.now();
+      let pictures: Promise<StepPictures> | undefined;
+      if (frames) {
+        const box = captureElementScreenshots ? await elementBoxOf(outcome.element) : null;
+        let frame: Promise<PageFrame | undefined>;
+        if (onlyReads(action)) {
+          // Unchanged since the last step that acted: its frame, or the newest one.
+          frame = pendingFrame ?? Promise.resolve(frames.latestFrame());
+        } else {
+          const awaited = nextAnimationFrame(page).then((after) =>
+            frames.frameAfter(after, PICTURE_FRAME_WAIT_MS),
+          );
+          pendingFrame = awaited;
+          void awaited.then(() => {
+            if (pendingFrame === awaited) pendingFrame = undefined;
+          });
+          frame = awaited;
+        }
+        pictures = framePictures(page, frame, box, {
+          withPage: capturePageScreenshots,
+          withElement: captureElementScreenshots,
+          elementMaxBytes: limits.elementScreenshotMaxBytes,
+        });
+      }
+      record(
+        {
+          sequence: action.sequence,
+          type: action.type,
+          status: 'SUCCESS',
+          pageUrl: page.url(),
+          timestamp,
+          value: outcome.value,
+          ...(captureNormalizedHtml ? { normalizedHtml: await normalizedHtmlOf(page) } : {}),
+          durationMs: endedAt - startedAt,
+        },
+        pictures,
+      );
       if (outcome.stop === 'END') return finish('SUCCESS');
       if (outcome.stop === 'CANCELED') return finish('STOPPED');
 

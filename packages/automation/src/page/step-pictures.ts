@@ -2,6 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import type { StepRecord } from '../flow/flow-types.js';
 import { cdpSessionOf, forgetCdpSession } from './cdp-session.js';
+import type { PageFrame } from './page-frames.js';
 
 /** JPEG quality of step pictures: small enough to keep for every step, clear enough to read. */
 const JPEG_QUALITY = 70;
@@ -62,60 +63,77 @@ async function captureThroughCdp(page: Page): Promise<Buffer | undefined> {
   }
 }
 
-/** The element's part of a viewport picture, when the element lies wholly inside the viewport. */
-async function cropped(picture: Buffer, box: Box, page: Page): Promise<Buffer | undefined> {
+/**
+ * The element's part of a viewport picture: only when it lies wholly inside the viewport, or
+ * (`partly`) whatever part of it is in view.
+ */
+async function cropped(picture: Buffer, box: Box, page: Page, partly = false): Promise<Buffer | undefined> {
   const viewport = page.viewportSize();
   if (!viewport) return undefined;
   const inside =
     box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height;
-  if (!inside) return undefined;
+  if (!inside && !partly) return undefined;
+  const left = Math.max(0, box.x);
+  const top = Math.max(0, box.y);
+  const right = Math.min(viewport.width, box.x + box.width);
+  const bottom = Math.min(viewport.height, box.y + box.height);
+  if (right - left < 1 || bottom - top < 1) return undefined;
   const { width = viewport.width, height = viewport.height } = await sharp(picture).metadata();
   // The picture is in device pixels; boxes are in CSS pixels.
   const scale = width / viewport.width;
-  const left = Math.min(width - 1, Math.floor(box.x * scale));
-  const top = Math.min(height - 1, Math.floor(box.y * scale));
+  const x = Math.min(width - 1, Math.floor(left * scale));
+  const y = Math.min(height - 1, Math.floor(top * scale));
   const region = {
-    left,
-    top,
-    width: Math.max(1, Math.min(width - left, Math.ceil(box.width * scale))),
-    height: Math.max(1, Math.min(height - top, Math.ceil(box.height * scale))),
+    left: x,
+    top: y,
+    width: Math.max(1, Math.min(width - x, Math.ceil((right - left) * scale))),
+    height: Math.max(1, Math.min(height - y, Math.ceil((bottom - top) * scale))),
   };
   return sharp(picture).extract(region).jpeg({ quality: JPEG_QUALITY }).toBuffer();
 }
 
 /**
- * The element's box when it is still on the page. A step often takes its element away (a submit
- * button navigates, a menu item closes its menu): boundingBox would wait for it to come back, so
- * its absence is checked first without waiting (2 s saved on every such step).
+ * The element's box when it is still on the page, in one round trip that does not wait: a step
+ * often takes its element away (a submit button navigates, a menu item closes its menu), and
+ * boundingBox would wait for it to come back. Elements inside frames go through boundingBox,
+ * which adds the frames' offsets.
  */
-async function boxIfPresent(element: Locator): Promise<Box | null> {
-  const isPresent = (await element.count().catch(() => 0)) > 0;
-  if (!isPresent) return null;
+export async function elementBoxOf(element: Locator | undefined): Promise<Box | null> {
+  if (!element) return null;
+  const found = await element
+    .evaluateAll((elements: Element[]) => {
+      const first = elements[0];
+      if (!first) return null;
+      if (window !== window.top) return 'in-frame' as const;
+      const rect = first.getBoundingClientRect();
+      return { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
+    })
+    .catch(() => null);
+  if (found !== 'in-frame') return found;
   return element.boundingBox({ timeout: ELEMENT_CAPTURE_TIMEOUT_MS }).catch(() => null);
 }
 
-/**
- * The pictures kept with a step: the viewport, and the element the step acted on cut out of that
- * same picture (≈ 14 ms on a worker thread instead of ≈ 80 ms for locator.screenshot). An element
- * that is not wholly in view falls back to locator.screenshot, which scrolls it into view.
- */
-export async function stepPictures(
+/** The element's picture: cut out of the page picture, or its own capture when not wholly in view. */
+async function elementPicture(
   page: Page,
-  element: Locator | undefined,
-  options: StepPictureOptions,
-): Promise<StepPictures> {
-  const box = element ? await boxIfPresent(element) : null;
-  const wantsElement = options.withElement && box !== null && box.width > 0 && box.height > 0;
-  const picture = options.withPage || wantsElement ? await pagePicture(page) : undefined;
+  element: Locator,
+  box: Box,
+  picture: Buffer | undefined,
+): Promise<Buffer | undefined> {
+  return (
+    (picture && (await cropped(picture, box, page).catch(() => undefined))) ??
+    (await element
+      .screenshot({ type: 'jpeg', quality: JPEG_QUALITY, timeout: ELEMENT_CAPTURE_TIMEOUT_MS })
+      .catch(() => undefined))
+  );
+}
 
-  let elementScreenshot: Buffer | undefined;
-  if (wantsElement && element) {
-    elementScreenshot =
-      (picture && (await cropped(picture, box, page).catch(() => undefined))) ??
-      (await element
-        .screenshot({ type: 'jpeg', quality: JPEG_QUALITY, timeout: ELEMENT_CAPTURE_TIMEOUT_MS })
-        .catch(() => undefined));
-  }
+function kept(
+  options: StepPictureOptions,
+  box: Box | null,
+  picture: Buffer | undefined,
+  elementScreenshot: Buffer | undefined,
+): StepPictures {
   return {
     ...(options.withPage && picture ? { pageScreenshot: picture } : {}),
     ...(box ? { elementBox: box } : {}),
@@ -123,4 +141,47 @@ export async function stepPictures(
       ? { elementScreenshot }
       : {}),
   };
+}
+
+const wantsElementOf = (options: StepPictureOptions, box: Box | null): box is Box =>
+  options.withElement && box !== null && box.width > 0 && box.height > 0;
+
+/**
+ * The pictures kept with a step, taken now: the viewport, and the element the step acted on cut
+ * out of that same picture (≈ 14 ms on a worker thread instead of ≈ 80 ms for
+ * locator.screenshot). An element that is not wholly in view falls back to locator.screenshot,
+ * which scrolls it into view. Flows use framePictures instead, which costs the flow nothing.
+ */
+export async function stepPictures(
+  page: Page,
+  element: Locator | undefined,
+  options: StepPictureOptions,
+): Promise<StepPictures> {
+  const box = await elementBoxOf(element);
+  const wantsElement = wantsElementOf(options, box);
+  const picture = options.withPage || wantsElement ? await pagePicture(page) : undefined;
+  const elementScreenshot =
+    wantsElement && element ? await elementPicture(page, element, box, picture) : undefined;
+  return kept(options, box, picture, elementScreenshot);
+}
+
+/**
+ * A step's pictures from a frame Chromium painted anyway (the page's screencast), so the flow goes
+ * on at once while they are made: the page picture is the frame, the element is cut out of it by
+ * the box measured when the step ended (only what shows: the flow has gone on, nothing may scroll
+ * now). Without a frame (the screencast could not start) the page is captured the usual way.
+ */
+export async function framePictures(
+  page: Page,
+  frame: Promise<PageFrame | undefined>,
+  box: Box | null,
+  options: StepPictureOptions,
+): Promise<StepPictures> {
+  const wantsElement = wantsElementOf(options, box);
+  if (!options.withPage && !wantsElement) return kept(options, box, undefined, undefined);
+  const painted = await frame;
+  const picture = painted ? Buffer.from(painted.data, 'base64') : await pagePicture(page);
+  const elementScreenshot =
+    wantsElement && picture ? await cropped(picture, box, page, true).catch(() => undefined) : undefined;
+  return kept(options, box, picture, elementScreenshot);
 }
