@@ -6,7 +6,10 @@
  *  2. product: GET /api/extractor/execute/:id for 10 extractors at once over HTTP, polled through
  *     GET /api/extractor/run/:runId until done; runs/min, failures, p50/p95 of each run's
  *     startedAt → finishedAt (queue wait included), peak RSS/PSS of the worker process tree;
- *  3. product: the same 10 executions one after another.
+ *  3. product: the same 10 executions one after another;
+ *  4. product with a second worker process on the same Redis and Postgres: the 10 executions at
+ *     once again, spread by BullMQ over both; memory of both worker trees, runs per worker (on a
+ *     2-core machine this shows correctness and overhead, not speed-up).
  * Run: pnpm bench:runs  (needs PostgreSQL and Redis; starts its own API, worker and database).
  * BENCH_USE_SOURCE=1 runs the TypeScript sources instead of the build; BENCH_BUILD=1 rebuilds first;
  * BENCH_RUN_CONCURRENCY sets the worker's WORKER_RUN_CONCURRENCY (else the product default).
@@ -30,6 +33,7 @@ import {
 import { FIXTURE_PASSWORD, startFixtureSite } from '../tests/fixtures/site/server.js';
 import { createConfirmedUser } from '../tests/support/accounts.js';
 import { fromRoot } from '../tests/support/paths.js';
+import type { RunningProcess } from '../tests/support/processes.js';
 import { startStack } from '../tests/support/stack.js';
 import { benchNodeArgs } from './support/node-args.js';
 
@@ -138,6 +142,20 @@ type MemoryPeaks = ReturnType<ReturnType<typeof sampleMemory>['stop']>;
 
 // ---------------------------------------------------------------------------------------------
 // The worker's own account of itself.
+
+/** How many runs each worker log says it started. */
+function runsStartedIn(logFile: string, runIds: ReadonlySet<string>): number {
+  return readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter((line) => line.includes('"run started"'))
+    .filter((line) => {
+      try {
+        return runIds.has((JSON.parse(line) as { runId?: string }).runId ?? '');
+      } catch {
+        return false;
+      }
+    }).length;
+}
 
 /** The "worker ready" lines of a worker log: pid and run concurrency of each worker it names. */
 function readyWorkers(logFile: string): { pid?: number; runConcurrency?: number }[] {
@@ -304,6 +322,8 @@ interface Figure {
   failures: string[];
   memory?: MemoryPeaks;
   warnings?: string[];
+  /** The product's runs measured. */
+  runIds?: string[];
 }
 
 const quantile = (values: number[], q: number) => {
@@ -389,21 +409,24 @@ try {
   const productFigure = async (
     name: string,
     runAll: () => Promise<Awaited<ReturnType<typeof productRun>>[]>,
+    otherWorkers: readonly RunningProcess[] = [],
   ) => {
-    const worker = stack.worker;
-    const workerTree = sampleMemory(() => [stack.worker.child.pid!]);
+    const workers = [stack.worker, ...otherWorkers];
+    const workerTree = sampleMemory(() => workers.map((worker) => worker.child.pid!));
     const startedAt = Date.now();
     const results = await runAll();
     const memory = workerTree.stop();
-    const { exitCode, signalCode } = worker.child;
-    const warnings =
-      stack.worker !== worker || exitCode !== null || signalCode !== null
+    const warnings = workers.flatMap((worker, index) => {
+      const { exitCode, signalCode } = worker.child;
+      return (index === 0 && stack.worker !== worker) || exitCode !== null || signalCode !== null
         ? [
             `the worker (pid ${worker.child.pid}) ended during the measurement (${signalCode ?? `exit ${exitCode}`})` +
               ': the figures are not valid',
           ]
         : [];
+    });
     return {
+      runIds: results.map(({ run }) => run.id),
       warnings,
       name,
       runs: results.length,
@@ -471,10 +494,25 @@ try {
     return results;
   });
 
+  // 4. A second worker on the same Redis and Postgres (warmed up by a few runs at once), then the
+  //    FLOWS executions at once again.
+  const secondWorker = await stack.startWorker();
+  await Promise.all(extractorIds.slice(0, 4).map((id) => productRun(id, 100)));
+  const twoWorkers = await productFigure(
+    `product, ${FLOWS} executions at once, 2 workers`,
+    () => Promise.all(extractorIds.map((id) => productRun(id, 250))),
+    [secondWorker],
+  );
+  const twoWorkerRunIds = new Set(twoWorkers.runIds);
+  const runsPerWorker = [stack.worker, secondWorker].map((worker) =>
+    runsStartedIn(worker.logFile, twoWorkerRunIds),
+  );
+
   const fmtS = (ms: number) => (ms / 1000).toFixed(1);
   const rows: [Figure, Figure][] = [
     [plainAtOnce, plainAtOnce],
     [concurrent, plainAtOnce],
+    [twoWorkers, plainAtOnce],
     [plainInTurn, plainInTurn],
     [sequential, plainInTurn],
   ];
@@ -500,7 +538,9 @@ try {
       '(the execute request) to its finishedAt, queue wait included. Memory, sampled every ' +
       `${SAMPLE_EVERY_MS} ms: the plain script's Chromium tree; for the product the worker process and ` +
       `its Chromium processes (up to ${concurrent.memory.peakProcesses} processes; ` +
-      `${concurrent.memory.samples} samples at once, ${concurrent.memory.samplesWithoutPss} without PSS).`,
+      `${concurrent.memory.samples} samples at once, ${concurrent.memory.samplesWithoutPss} without PSS); ` +
+      `with 2 workers, both worker trees summed (up to ${twoWorkers.memory.peakProcesses} processes), ` +
+      `runs per worker ${runsPerWorker.join(' + ')}.`,
   );
   if (warmUpProblem) console.log(`warm-up run failed: ${warmUpProblem}`);
   for (const [f] of rows) {
