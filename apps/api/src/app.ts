@@ -97,7 +97,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   app.addHook('onClose', async () => mailer.close());
   const users = createUserRepository(app.db);
   const accessTokens = createAccessTokens(config);
-  const sessions = createSessionRepository(app.db);
+  const sessions = createSessionRepository(app.db, app.sql);
   await app.register(authPlugin, { accessTokens, sessions });
   const auth = createAuthService({ config, users, sessions, accessTokens });
   const userService = createUserService({ config, users, mailer, log: app.log });

@@ -42,6 +42,12 @@ const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   PUBLIC_URL: z.string().url().default('http://localhost:8080'),
   BUILD_HASH: z.string().default('dev'),
+  /**
+   * PostgreSQL connections the API opens at most (Prisma and the hot raw queries share one pool).
+   * 10, node-postgres' default, keeps a 2-core host busy; more helps only with a database that has
+   * the cores (and max_connections) for them. docs/performance.md has the figures.
+   */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters'),
   ENCRYPTION_KEY: z
     .string()

@@ -4,6 +4,7 @@
  * from '@pagewright/db': PrismaClient, the Prisma namespace, model types and enums.
  */
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from './generated/client.js';
 
 export * from './generated/client.js';
@@ -16,6 +17,22 @@ export function createPrismaClient(databaseUrl: string): PrismaClient {
   const schema = new URL(databaseUrl).searchParams.get('schema') ?? undefined;
   const adapter = new PrismaPg({ connectionString: databaseUrl }, schema ? { schema } : undefined);
   return new PrismaClient({ adapter });
+}
+
+/**
+ * A Prisma client and the node-postgres pool under it, for a service that also runs a few hot
+ * queries on the pool itself (the API's per-request session check): one pool of `poolSize`
+ * connections (node-postgres' default, 10, when absent) for both. Closing the client leaves the
+ * pool open: end it after `$disconnect()`.
+ */
+export function createDatabase(
+  databaseUrl: string,
+  { poolSize }: { poolSize?: number } = {},
+): { prisma: PrismaClient; pool: pg.Pool } {
+  const schema = new URL(databaseUrl).searchParams.get('schema') ?? undefined;
+  const pool = new pg.Pool({ connectionString: databaseUrl, ...(poolSize ? { max: poolSize } : {}) });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, schema ? { schema } : undefined) });
+  return { prisma, pool };
 }
 export * from './secret-box.js';
 export * from './flow-actions.js';
