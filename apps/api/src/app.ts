@@ -173,7 +173,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
       await api.register(screenShareRoutes, { screenShares });
       await api.register(extractorRoutes, {
         extractors: createExtractorService(
-          createExtractorRepository(app.db),
+          createExtractorRepository(app.db, app.sql),
           createSecretBox(config.ENCRYPTION_KEY),
         ),
         builder,

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Prisma, type ExtractorType, type PrismaClient, type SealedSecret } from '@pagewright/db';
+import type pg from 'pg';
+import {
+  Prisma,
+  type ExtractorType,
+  type PrismaClient,
+  type RunStatus,
+  type SealedSecret,
+} from '@pagewright/db';
 
 /** Whether a Prisma failure is the given known error code (P2002 unique, P2003 foreign key). */
 export const isPrismaError = (error: unknown, code: 'P2002' | 'P2003' | 'P2025'): boolean =>
@@ -44,35 +51,63 @@ const withoutOwner = <T extends { id: string; actionId: string; createdAt: Date;
   return rest;
 };
 
+/** One item of the dashboard list as read: timestamps already as ISO-8601 UTC text. */
+export interface ExtractorListRow {
+  id: string;
+  name: string;
+  description: string;
+  extractorType: ExtractorType;
+  viewerEmail: string | null;
+  status: RunStatus | null;
+  createdAt: string;
+  /** The errors not yet shown, newest first; null when there are none. */
+  errorMessages: { id: string; message: string; createdAt: string }[] | null;
+  lastRunId: string | null;
+}
+
+/** A timestamp column (UTC, without zone) as JavaScript's toISOString() writes it. */
+const isoText = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * The dashboard list, which every open tab polls and reloads on each run status: one query on
+ * node-postgres. Through Prisma it was three (the items, their errors as a second query, the latest
+ * runs beside), and Prisma's per-call and per-row work, not PostgreSQL, held the API to ~450
+ * answers/s. Each item's unseen errors (index extractorId, isCleared, createdAt) and its latest
+ * MANUAL or SCHEDULED run (index extractorId, startedAt) are one index probe each. Named, so each
+ * pooled connection parses and plans it once.
+ */
+const EXTRACTOR_LIST = {
+  name: 'extractor-list',
+  text: `SELECT e.id, e.name, e.description, e."extractorType", e."viewerEmail", e.status,
+                ${isoText('e."createdAt"')} AS "createdAt", m."errorMessages", r.id AS "lastRunId"
+         FROM "Extractor" e
+         LEFT JOIN LATERAL (
+           SELECT json_agg(json_build_object('id', m.id, 'message', m.message,
+                                             'createdAt', ${isoText('m."createdAt"')})
+                           ORDER BY m."createdAt" DESC) AS "errorMessages"
+           FROM "ExtractorErrorMessage" m
+           WHERE m."extractorId" = e.id AND m."isCleared" = false
+         ) m ON true
+         LEFT JOIN LATERAL (
+           SELECT id FROM "Run"
+           WHERE "extractorId" = e.id AND "trigger" IN ('MANUAL', 'SCHEDULED')
+           ORDER BY "startedAt" DESC
+           LIMIT 1
+         ) r ON true
+         WHERE e."userId" = $1::uuid AND e."extractorType" = $2::"ExtractorType"
+         ORDER BY e."createdAt" DESC`,
+};
+
 /** Extractors, insertors and navigators of one user; every query carries the owner. */
-export function createExtractorRepository(db: PrismaClient) {
+export function createExtractorRepository(db: PrismaClient, sql: pg.Pool) {
   return {
-    /**
-     * The list with each item's latest operator run (MANUAL or SCHEDULED; validation runs are the
-     * builder's own). Prisma applies a nested `take` in memory after reading every related row, so
-     * the latest run is read by one LATERAL query instead: one index probe per item on
-     * (extractorId, startedAt), run beside the list query.
-     */
-    async list(userId: string, extractorType: ExtractorType) {
-      const [rows, lastRuns] = await Promise.all([
-        db.extractor.findMany({
-          where: { userId, extractorType },
-          orderBy: { createdAt: 'desc' },
-          include: { errorMessages: { where: { isCleared: false }, orderBy: { createdAt: 'desc' } } },
-        }),
-        db.$queryRaw<{ extractorId: string; runId: string }[]>`
-          SELECT e."id" AS "extractorId", r."id" AS "runId"
-          FROM "Extractor" e
-          CROSS JOIN LATERAL (
-            SELECT "id" FROM "Run"
-            WHERE "extractorId" = e."id" AND "trigger" IN ('MANUAL', 'SCHEDULED')
-            ORDER BY "startedAt" DESC
-            LIMIT 1
-          ) r
-          WHERE e."userId" = ${userId}::uuid AND e."extractorType" = ${extractorType}::"ExtractorType"`,
-      ]);
-      const lastRunIds = new Map(lastRuns.map((run) => [run.extractorId, run.runId]));
-      return rows.map((row) => ({ ...row, lastRunId: lastRunIds.get(row.id) ?? null }));
+    /** The list with each item's unseen errors and latest operator run (validation runs are the builder's). */
+    async list(userId: string, extractorType: ExtractorType): Promise<ExtractorListRow[]> {
+      const { rows } = await sql.query<ExtractorListRow>({
+        ...EXTRACTOR_LIST,
+        values: [userId, extractorType],
+      });
+      return rows;
     },
     findOwned(userId: string, id: string) {
       return db.extractor.findFirst({ where: { id, userId } });

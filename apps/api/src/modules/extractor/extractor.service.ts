@@ -26,22 +26,25 @@ export function createExtractorService(extractors: ExtractorRepository, secrets:
   return {
     async list(userId: string, extractorType: ExtractorType): Promise<ExtractorListItem[]> {
       const rows = await extractors.list(userId, extractorType);
-      return rows.map((row) => ({
-        id: row.id,
-        name: row.name,
-        description: row.description,
-        extractorType: row.extractorType,
-        viewerEmail: row.viewerEmail,
-        status: row.status,
-        errorMessages: row.errorMessages.map((e) => ({
-          id: e.id,
-          errorMessage: e.message,
-          createdAt: e.createdAt.toISOString(),
-        })),
-        errorMessage: row.errorMessages[0]?.message ?? null,
-        lastRunId: row.lastRunId,
-        createdAt: row.createdAt.toISOString(),
-      }));
+      return rows.map((row) => {
+        const errorMessages = row.errorMessages ?? [];
+        return {
+          id: row.id,
+          name: row.name,
+          description: row.description,
+          extractorType: row.extractorType,
+          viewerEmail: row.viewerEmail,
+          status: row.status,
+          errorMessages: errorMessages.map((e) => ({
+            id: e.id,
+            errorMessage: e.message,
+            createdAt: e.createdAt,
+          })),
+          errorMessage: errorMessages[0]?.message ?? null,
+          lastRunId: row.lastRunId,
+          createdAt: row.createdAt,
+        };
+      });
     },
 
     /**
