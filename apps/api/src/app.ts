@@ -12,6 +12,7 @@ import { REDACTED_LOG_PATHS, serializeRequest } from './lib/log-redaction.js';
 import { authPlugin } from './plugins/auth.js';
 import { databasePlugin } from './plugins/database.js';
 import { queuesPlugin } from './plugins/queues.js';
+import { RequestLog } from './plugins/request-log.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { answerFrameworkError, errorsPlugin } from './plugins/errors.js';
 import { spaPlugin } from './plugins/spa.js';
@@ -64,6 +65,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
       serializers: { req: serializeRequest },
       redact: REDACTED_LOG_PATHS,
     },
+    logController: new RequestLog(),
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : randomUUID();
