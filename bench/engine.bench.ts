@@ -13,12 +13,12 @@ import { chromium, type Page } from 'playwright-core';
 import {
   chromiumLaunchOptions,
   elementAtPoint,
+  pageFrames,
   runFlow,
   startEgressProxy,
   type FlowHooks,
 } from '@pagewright/automation';
 import type { FlowAction } from '@pagewright/shared';
-import { startScreencast } from '../apps/worker/src/sessions/screencast.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const CLICKS = Number(process.env.BENCH_CLICKS ?? 40);
@@ -162,7 +162,12 @@ try {
   const flip = (await page.locator('#flip').boundingBox())!;
   const point = { x: flip.x + flip.width / 2, y: flip.y + flip.height / 2 };
   let waiting: ((t: number) => void) | undefined;
-  const stop = await startScreencast(page, () => waiting?.(performance.now()));
+  const stopListening = pageFrames(page).onFrame(() => waiting?.(performance.now()));
+  const releaseFrames = pageFrames(page).hold();
+  const stop = async () => {
+    stopListening();
+    await releaseFrames();
+  };
   await new Promise((r) => setTimeout(r, 300));
   const clickToFrame: number[] = [];
   for (let i = 0; i < CLICKS; i++) {

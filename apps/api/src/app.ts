@@ -138,7 +138,14 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   const subscriber = new Redis(config.REDIS_URL, { lazyConnect: true });
   await subscriber.connect();
   app.addHook('onClose', async () => subscriber.disconnect());
-  const liveEvents = createLiveEventsHub(subscriber, config.REDIS_KEY_PREFIX, app.log);
+  const liveEvents = createLiveEventsHub({
+    subscriber,
+    redis: app.redis,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    log: app.log,
+    // Renewed on each socket heartbeat; two missed beats (a dead API process) and it lapses.
+    leaseMs: config.LIVE_SOCKET_HEARTBEAT_SECONDS * 1000 * 3,
+  });
   await liveEvents.start();
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 

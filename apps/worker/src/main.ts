@@ -54,6 +54,7 @@ const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
 const keyExpiry = createKeyExpiry(connection);
 
 const liveViews = createLiveViews({ redis: connection, keyPrefix: config.REDIS_KEY_PREFIX, log });
+await liveViews.start();
 const liveSessions = createLiveSessionRegistry({
   pool: browserPool,
   idleTimeoutMs: config.LIVE_SESSION_IDLE_MINUTES * 60_000,
@@ -202,6 +203,7 @@ async function shutdown(signal: string): Promise<void> {
   // Runs in flight are not waited for (a WAIT can last a minute): their locks lapse and the API's
   // stopped-run sweep ends them ERROR.
   await runsWorker.close(true);
+  await liveViews.stop();
   await browserPool.close();
   await maintenanceWorker.close();
   await maintenanceQueue.close();

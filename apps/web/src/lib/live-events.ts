@@ -1,5 +1,10 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
-import { LIVE_SOCKET_CLOSE, type LiveEvent, liveEventSchema } from '@pagewright/shared';
+import {
+  LIVE_SOCKET_CLOSE,
+  type LiveClientMessage,
+  type LiveEvent,
+  liveEventSchema,
+} from '@pagewright/shared';
 import { apiRequest } from './api-client';
 import { getSession } from './session';
 
@@ -11,22 +16,36 @@ const RECONNECT_MAX_MS = 10_000;
 
 /**
  * One WebSocket to /api/ws per tab, open while any screen listens (frames, validation progress,
- * run status, pending asks). Reconnects with backoff; an expired access token is renewed through
+ * run status, pending asks); it asks for frames only while a screen shows a live view. Reconnects with backoff; an expired access token is renewed through
  * an ordinary API call (which refreshes the session) before the next attempt.
  */
 class LiveEventsConnection {
   private socket: WebSocket | null = null;
   private readonly listeners = new Set<Listener>();
+  /** Listeners of frames: the server streams the live page only while there is one. */
+  private readonly frameListeners = new Set<Listener>();
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   private reconnectDelay = RECONNECT_MIN_MS;
 
-  subscribe(listener: Listener): () => void {
+  subscribe(listener: Listener, wantsFrames: boolean): () => void {
     this.listeners.add(listener);
+    if (wantsFrames) this.frameListeners.add(listener);
     this.connect();
+    this.sendWatch();
     return () => {
       this.listeners.delete(listener);
+      this.frameListeners.delete(listener);
       if (this.listeners.size === 0) this.disconnect();
+      else this.sendWatch();
     };
+  }
+
+  /** Tells the server whether this tab shows a live view now. */
+  private sendWatch(): void {
+    const socket = this.socket;
+    if (socket?.readyState !== WebSocket.OPEN) return;
+    const message: LiveClientMessage = { watch: this.frameListeners.size > 0 ? ['frame'] : [] };
+    socket.send(JSON.stringify(message));
   }
 
   private connect(): void {
@@ -37,6 +56,7 @@ class LiveEventsConnection {
     const url = `${scheme}://${window.location.host}/api/ws?accessToken=${encodeURIComponent(accessToken)}`;
     const socket = new WebSocket(url);
     this.socket = socket;
+    socket.onopen = () => this.sendWatch();
     socket.onmessage = (message) => {
       let parsed: unknown;
       try {
@@ -94,6 +114,6 @@ export function useLiveEvents<T extends LiveEventType>(
     const wanted = new Set<string>(typeKey.split(','));
     return connection.subscribe((event) => {
       if (wanted.has(event.type)) handler.current(event as Extract<LiveEvent, { type: T }>);
-    });
+    }, wanted.has('frame'));
   }, [typeKey, isEnabled]);
 }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBrowserPool, type BrowserPool } from '../browser-pool.js';
 import { createLiveSessionRegistry, type SessionEndReason } from './live-session-registry.js';
-import { startScreencast, type ScreencastFrame } from './screencast.js';
+import { type PageFrame, pageFrames } from '@pagewright/automation';
 
 const ANIMATED = `<body style="margin:0"><div id="box" style="width:100px;height:100px;background:#e65100"></div>
 <script>let x = 0; setInterval(() => { x = (x + 7) % 600; box.style.marginLeft = x + 'px'; }, 16);</script></body>`;
@@ -95,16 +95,19 @@ describe('screencast', () => {
     const registry = createLiveSessionRegistry({ pool, idleTimeoutMs: 60_000 });
     const session = await registry.open('user-a');
     await session.page.goto(`${siteUrl}/animated`);
-    const frames: ScreencastFrame[] = [];
-    const stop = await startScreencast(session.page, (frame) => frames.push(frame));
+    const frames: PageFrame[] = [];
+    const source = pageFrames(session.page);
+    const stopListening = source.onFrame((frame) => frames.push(frame));
+    const release = source.hold();
     await new Promise((r) => setTimeout(r, 1000));
-    await stop();
+    await release();
     const countAtStop = frames.length;
     expect(countAtStop).toBeGreaterThan(5);
     expect(Buffer.from(frames[0]!.data, 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
     expect(frames[0]!.width).toBe(1280);
     await new Promise((r) => setTimeout(r, 300));
     expect(frames.length).toBe(countAtStop);
+    stopListening();
     await registry.close(session.id, 'user-a');
   });
 });

@@ -61,3 +61,40 @@ export async function publishLiveEvent(
 ): Promise<void> {
   await redis.publish(userEventsChannel(keyPrefix, userId), JSON.stringify(liveEventSchema.parse(event)));
 }
+
+/**
+ * What a browser tells its socket, at any time: the optional event types it wants. `frame` is on
+ * for a socket until it says otherwise (clients that never say get every event); the SPA asks
+ * for frames only while a live view is on screen, so a page is streamed only while watched.
+ */
+export const liveClientMessageSchema = z.object({ watch: z.array(z.enum(['frame'])).max(1) });
+export type LiveClientMessage = z.infer<typeof liveClientMessageSchema>;
+
+/**
+ * The sockets that watch one user's frames, across every API process: a sorted set of socket ids
+ * scored by the time (ms) their lease ends. Each API renews the lease of its own sockets on every
+ * heartbeat, so the sockets of an API that died drop out by themselves.
+ */
+export function liveWatchersKey(keyPrefix: string, userId: string): string {
+  return `${keyPrefix}live-watchers:${userId}`;
+}
+
+/** Carries a user id whenever that user's frame watchers change (workers start or stop streaming). */
+export function livePresenceChannel(keyPrefix: string): string {
+  return `${keyPrefix}live-presence`;
+}
+
+/** What counting watchers needs of a Redis client (ioredis fits). */
+export interface LiveWatcherCounter {
+  zcount(key: string, min: number | string, max: number | string): Promise<number>;
+}
+
+/** How many sockets watch the user's frames now (leases still running). */
+export function countLiveWatchers(
+  redis: LiveWatcherCounter,
+  keyPrefix: string,
+  userId: string,
+  now = Date.now(),
+): Promise<number> {
+  return redis.zcount(liveWatchersKey(keyPrefix, userId), `(${now}`, '+inf');
+}
