@@ -54,6 +54,22 @@ export const SESSION_QUEUES = {
 } as const;
 
 /** Redis key a worker refreshes while it lives; the API checks it before sending a command. */
+/** A builder draft (and its pictures) outlives its browser: unsaved work survives a lunch break. */
+export const BUILDER_DRAFT_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The draft picture (JPEG) of a builder action: written by the API for a step run alone, and by
+ * the validating worker straight from its flow (a validation's pictures never cross the queue).
+ */
+export function builderImageKey(
+  keyPrefix: string,
+  userId: string,
+  actionId: string,
+  kind: 'page' | 'element',
+): string {
+  return `${keyPrefix}builder-image:${userId}:${actionId}:${kind}`;
+}
+
 export function workerHeartbeatKey(keyPrefix: string, workerId: string): string {
   return `${keyPrefix}worker:${workerId}:alive`;
 }
@@ -101,6 +117,8 @@ export const sessionCommandSchema = z.discriminatedUnion('command', [
         step: flowActionSchema,
         /** The saved action (asks link to it, saved answers are found by it); null for a new one. */
         actionId: z.string().uuid().nullable(),
+        /** The action's id in the draft: its pictures go to builderImageKey under it. */
+        draftActionId: z.string().min(1).max(100),
         sealedSecret: sealedSecretJsonSchema.nullable(),
         secretContext: z.string().nullable(),
       }),
@@ -143,8 +161,9 @@ export const validateResultSchema = z.object({
       status: z.enum(['SUCCESS', 'SKIPPED', 'ERROR']),
       pageUrl: z.string(),
       timestamp: z.string(),
-      pageScreenshot: z.string().nullable(),
-      elementScreenshot: z.string().nullable(),
+      /** The worker stored the step's pictures under builderImageKey itself (not in this answer). */
+      hasPageScreenshot: z.boolean(),
+      hasElementScreenshot: z.boolean(),
     }),
   ),
 });

@@ -16,6 +16,8 @@ import type { SecretBox } from '@pagewright/db';
 import {
   ASK_MESSAGES,
   AUTOMATION_ERRORS,
+  BUILDER_DRAFT_TTL_MS,
+  builderImageKey,
   publishLiveEvent,
   sessionCommandSchema,
   type ExecuteResult,
@@ -163,6 +165,25 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
     );
   }
 
+  /**
+   * Keeps a validated step's pictures as its draft action's pictures (the API reads them from
+   * there). A step without an element picture drops the one an earlier run left.
+   */
+  async function storeDraftPictures(
+    userId: string,
+    draftActionId: string,
+    step: StepRecord,
+  ): Promise<{ page: boolean; element: boolean }> {
+    const key = (kind: 'page' | 'element') => builderImageKey(deps.keyPrefix, userId, draftActionId, kind);
+    const pipeline = deps.redis.pipeline();
+    if (step.pageScreenshot) pipeline.set(key('page'), step.pageScreenshot, 'PX', BUILDER_DRAFT_TTL_MS);
+    if (step.elementScreenshot)
+      pipeline.set(key('element'), step.elementScreenshot, 'PX', BUILDER_DRAFT_TTL_MS);
+    else pipeline.del(key('element'));
+    await pipeline.exec();
+    return { page: Boolean(step.pageScreenshot), element: Boolean(step.elementScreenshot) };
+  }
+
   async function validate(
     job: Job,
     session: LiveSession,
@@ -174,6 +195,7 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
     const steps = command.steps.map((entry) =>
       withSecret(entry.step, openSecret(entry.sealedSecret, entry.secretContext)),
     );
+    const draftIds = new Map(command.steps.map((entry) => [entry.step.sequence, entry.draftActionId]));
     const asks = createAskDuringRun(
       {
         store: deps.store,
@@ -212,6 +234,9 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
       const context = await deps.pool.newContext();
       const page = await context.newPage();
       await sessions.replaceContext(session, context, page);
+      // Each step's pictures go straight to the draft's picture keys as the step is recorded:
+      // the answer carries flags, not 40 base64 JPEGs through the queue and the API.
+      const pictureWrites = new Map<number, Promise<{ page: boolean; element: boolean }>>();
       const result = await runFlow(
         page,
         steps,
@@ -224,6 +249,11 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
               actionType: step.type,
               sequence: step.sequence,
             }),
+          onStepDone: (step) => {
+            const draftActionId = draftIds.get(step.sequence);
+            if (draftActionId && step.status !== 'SKIPPED')
+              pictureWrites.set(step.sequence, storeDraftPictures(command.userId, draftActionId, step));
+          },
         },
         // A validation answers with statuses and pictures; the HTML would be read and dropped.
         {
@@ -252,14 +282,19 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
         errorSequence: result.error?.sequence ?? null,
         errorMessage: result.error?.originalMessage ?? (asks.expired() ? ASK_MESSAGES.expired : null),
         errorCode: result.error?.code ?? null,
-        steps: result.steps.map((step) => ({
-          sequence: step.sequence,
-          status: step.status,
-          pageUrl: step.pageUrl,
-          timestamp: step.timestamp,
-          pageScreenshot: base64(step.pageScreenshot),
-          elementScreenshot: base64(step.elementScreenshot),
-        })),
+        steps: await Promise.all(
+          result.steps.map(async (step) => {
+            const stored = await pictureWrites.get(step.sequence);
+            return {
+              sequence: step.sequence,
+              status: step.status,
+              pageUrl: step.pageUrl,
+              timestamp: step.timestamp,
+              hasPageScreenshot: stored?.page ?? false,
+              hasElementScreenshot: stored?.element ?? false,
+            };
+          }),
+        ),
       };
     } finally {
       session.isBusy = false;

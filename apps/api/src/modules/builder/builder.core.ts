@@ -255,6 +255,13 @@ export function createBuilderCore(deps: BuilderServiceDeps) {
     }
   }
 
+  /** Notes pictures the validating worker stored under the action itself (builderImageKey). */
+  function markImages(action: DraftAction, hasPage: boolean, hasElement: boolean): void {
+    if (hasPage) action.hasDraftPageScreenshot = true;
+    action.hasDraftElementScreenshot = hasElement;
+    if (!hasElement) action.elementScreenshotFileId = null;
+  }
+
   async function image(
     userId: string,
     action: DraftAction,
@@ -271,6 +278,18 @@ export function createBuilderCore(deps: BuilderServiceDeps) {
     return file?.content ? Buffer.from(file.content).toString('base64') : null;
   }
 
-  return { stored, current, view, live, command, closeLive, assertEditable, find, storeImages, image };
+  return {
+    stored,
+    current,
+    view,
+    live,
+    command,
+    closeLive,
+    assertEditable,
+    find,
+    storeImages,
+    markImages,
+    image,
+  };
 }
 export type BuilderCore = ReturnType<typeof createBuilderCore>;

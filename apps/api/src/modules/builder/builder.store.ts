@@ -1,7 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import {
+  BUILDER_DRAFT_TTL_MS,
   BUILDER_MESSAGES,
+  builderImageKey,
   builderRecordSchema,
   type BuilderRecord,
   type ExtractorType,
@@ -9,8 +11,7 @@ import {
 } from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
 
-/** A draft outlives its browser (closed when idle): unsaved work survives a lunch break. */
-const DRAFT_TTL_MS = 24 * 60 * 60 * 1000;
+const DRAFT_TTL_MS = BUILDER_DRAFT_TTL_MS;
 /** A request holds the builder at most this long (a validation renews it while it runs). */
 const LOCK_TTL_MS = 60_000;
 const LOCK_WAIT_MS = 10_000;
@@ -168,7 +169,7 @@ export function createBuilderStore(redis: Redis, keyPrefix: string, options: Bui
   const quarantineKey = (userId: string, type: ExtractorType) =>
     `${keyPrefix}builder-quarantine:${userId}:${type}`;
   const imageKey = (userId: string, actionId: string, kind: ImageKind) =>
-    `${keyPrefix}builder-image:${userId}:${actionId}:${kind}`;
+    builderImageKey(keyPrefix, userId, actionId, kind);
   const setLive = luaScript(redis, SET_LIVE);
   const clearLive = luaScript(redis, CLEAR_LIVE);
   const migrateStringRecord = luaScript(redis, MIGRATE_STRING_RECORD);

@@ -38,7 +38,7 @@ function fromJson(sealed: SealedSecretJson) {
  */
 export function createValidateAndSave(deps: BuilderServiceDeps, core: BuilderCore) {
   const { repo, store } = deps;
-  const { current, view, command, assertEditable, storeImages } = core;
+  const { current, view, command, assertEditable, markImages } = core;
 
   return {
     /**
@@ -77,6 +77,7 @@ export function createValidateAndSave(deps: BuilderServiceDeps, core: BuilderCor
                 steps: ordered.map((action) => ({
                   step: action.step,
                   actionId: action.isSaved ? action.id : null,
+                  draftActionId: action.id,
                   sealedSecret: action.sealedSecret,
                   secretContext: action.sealedSecret ? actionSecretContext(userId, action.id) : null,
                 })),
@@ -134,7 +135,7 @@ export function createValidateAndSave(deps: BuilderServiceDeps, core: BuilderCor
             if (step && step.status !== 'SKIPPED') {
               action.pageUrl = step.pageUrl;
               action.timestamp = step.timestamp;
-              await storeImages(userId, action, step.pageScreenshot, step.elementScreenshot);
+              markImages(action, step.hasPageScreenshot, step.hasElementScreenshot);
             }
           }
           await store.put(userId, record);
