@@ -20,10 +20,13 @@ export interface BrowserPoolOptions {
  * ~54 ms, a browser ~244 ms: see shared/notes/performance-floor.md). When Chromium dies, every
  * context it held is reported lost through onBrowserLost and the next request launches a new one.
  *
- * The navigation policy is applied twice: each context's route guard refuses a request with a
- * clear error, and, unless private networks are allowed, all of Chromium's traffic goes through
- * this worker's egress proxy, which judges the address each connection is actually made to (DNS
- * rebinding, WebSockets and anything else the route guard does not see).
+ * The navigation policy: unless private networks are allowed, all of Chromium's traffic goes
+ * through this worker's egress proxy, which judges the address each connection is actually made
+ * to (DNS rebinding, WebSockets, every subresource), and runFlow judges every top-level navigation
+ * itself for a clear error (navigation-watch.ts). A route guard on the context as well would send
+ * every request of the page through this process for a verdict the proxy gives anyway (it cost a
+ * Node round trip per request); it is installed only where no proxy runs, to keep refusing the
+ * schemes a browser should not load (file:, chrome:).
  */
 export function createBrowserPool(options: BrowserPoolOptions) {
   let browser: Promise<Browser> | undefined;
@@ -66,7 +69,9 @@ export function createBrowserPool(options: BrowserPoolOptions) {
     async newContext(): Promise<BrowserContext> {
       browser ??= launch();
       const context = await (await browser).newContext({ viewport: options.viewport, acceptDownloads: true });
-      await installNavigationGuard(context, options.navigationPolicy, options.onNavigationRefused);
+      const proxy = await (egressProxy ??= startProxy());
+      if (!proxy)
+        await installNavigationGuard(context, options.navigationPolicy, options.onNavigationRefused);
       return context;
     },
     /** The egress proxy Chromium goes through (undefined while private networks are allowed). */
