@@ -42,6 +42,8 @@ export default defineConfig(({ mode }) => ({
     rolldownOptions: {
       output: {
         // Libraries change less often than the app: separate chunks stay cached across releases.
+        // `$initial` keeps the MUI and vendor chunks to what the first page (login) runs; what only
+        // lazily loaded screens and dialogs use goes with them, or in chunks they share.
         codeSplitting: {
           groups: [
             {
@@ -50,17 +52,34 @@ export default defineConfig(({ mode }) => ({
               priority: 3,
             },
             {
+              // zod with the app's setting of it (lib/zod-config.ts: no eval, for the CSP), which must
+              // run before any contract builds a schema: every chunk holding contracts imports this one,
+              // so it runs first.
+              name: 'zod',
+              test: /node_modules[\\/]zod[\\/]|[\\/]src[\\/]lib[\\/]zod-config\.ts$/,
+              priority: 3,
+            },
+            {
               name: 'mui',
               test: /node_modules[\\/](@mui|@emotion|@popperjs|react-transition-group|stylis)[\\/]/,
+              tags: ['$initial'],
               priority: 2,
             },
             {
-              // The script editor and its parser: only the builder (a lazy route) loads them.
-              name: 'editor',
-              test: /node_modules[\\/](@codemirror|@lezer|acorn|crelt|style-mod|w3c-keyname)[\\/]/,
+              // The MUI components two or more lazily loaded screens or dialogs share (lists, menus,
+              // dialogs, selects): one file, fetched with the first of them.
+              name: 'mui-screens',
+              test: /node_modules[\\/](@mui|@emotion|@popperjs|react-transition-group|stylis)[\\/]/,
+              minShareCount: 2,
               priority: 2,
             },
-            { name: 'vendor', test: /node_modules[\\/]/, priority: 1 },
+            {
+              // CodeMirror: only the script editor (its own chunk, behind the builder's SCRIPT dialog) loads it.
+              name: 'editor',
+              test: /node_modules[\\/](@codemirror|@lezer|crelt|style-mod|w3c-keyname)[\\/]/,
+              priority: 2,
+            },
+            { name: 'vendor', test: /node_modules[\\/]/, tags: ['$initial'], priority: 1 },
           ],
         },
       },

@@ -2,15 +2,14 @@ import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router
 import { NotFoundPage } from '../components/not-found-page';
 import { PlaceholderPage } from '../components/placeholder-page';
 import { RouteErrorPage } from '../components/route-error-page';
+import { ScreenLoading } from '../components/route-loading';
 import { LoginPage } from '../features/auth/components/login-page';
 import { LogoutPage } from '../features/auth/components/logout-page';
-import { FilePage } from '../features/files/components/file-page';
-import { HelpPage } from '../features/help/components/help-page';
 import { ForgotPasswordPage } from '../features/password/components/forgot-password-page';
 import { ConfirmationPage } from '../features/registration/components/confirmation-page';
 import { SignUpPage } from '../features/registration/components/sign-up-page';
 import { WelcomePage } from '../features/registration/components/welcome-page';
-import { ScreenSharePage } from '../features/screen-share/components/screen-share-page';
+import { prefetchUserSettings } from '../features/user-settings/api/get-user-settings';
 import { i18n } from '../lib/i18n';
 import { registerNavigate } from '../lib/navigation';
 import { PATHS } from '../lib/paths';
@@ -20,11 +19,8 @@ import { RootRedirect } from './entry/root-redirect';
 import { ScreenShareExecutorEntry } from './entry/screen-share-executor-entry';
 import { ScreenShareViewerEntry } from './entry/screen-share-viewer-entry';
 import { AccountLayout } from './layout/account-layout';
-import { AppLayout } from './layout/app-layout';
 import { RequireSession } from './layout/require-session';
 import { RootLayout } from './layout/root-layout';
-import { DashboardRoute } from './routes/dashboard-route';
-import { SettingsRoute } from './routes/settings-route';
 
 /** Page titles take no interpolation values, so `i18n.t(key)` needs no options. */
 type TitleKey = Extract<keyof typeof UI_LABELS, `breadcrumb.${string}` | `page.${string}`>;
@@ -43,13 +39,29 @@ function placeholder(
 }
 
 /**
- * The builder (script editor, parser, page view, every dialog) is most of the SPA's code and only
- * operators who edit a flow need it: it loads when its route is first opened.
+ * The account screens (login, sign-up, password, confirmation) are in the first download; every
+ * screen of the app's frame loads when its route is first opened, so the login page carries none
+ * of their code. The builder (page view, action dialogs, and behind them the script editor) is
+ * most of the SPA's code and only operators who edit a flow need it. Screens that first wait for
+ * the user's settings ask for them while their code loads.
  */
-async function builderRoute() {
-  const { BuilderRoute } = await import('./routes/builder-route');
-  return { Component: BuilderRoute };
-}
+const lazyScreens = {
+  appLayout: async () => ({ Component: (await import('./layout/app-layout')).AppLayout }),
+  dashboard: async () => {
+    prefetchUserSettings();
+    return { Component: (await import('./routes/dashboard-route')).DashboardRoute };
+  },
+  settings: async () => ({ Component: (await import('./routes/settings-route')).SettingsRoute }),
+  help: async () => ({ Component: (await import('../features/help/components/help-page')).HelpPage }),
+  builder: async () => {
+    prefetchUserSettings();
+    return { Component: (await import('./routes/builder-route')).BuilderRoute };
+  },
+  screenShare: async () => ({
+    Component: (await import('../features/screen-share/components/screen-share-page')).ScreenSharePage,
+  }),
+  file: async () => ({ Component: (await import('../features/files/components/file-page')).FilePage }),
+};
 
 export const routes: RouteObject[] = [
   {
@@ -79,11 +91,15 @@ export const routes: RouteObject[] = [
       },
 
       {
-        element: <AppLayout />,
+        lazy: lazyScreens.appLayout,
+        // A tab opened on one of these screens shows a spinner while their code (the frame's and
+        // the screen's, fetched in parallel) loads; a later move to one keeps the current screen
+        // under the root layout's loading overlay instead.
+        hydrateFallbackElement: <ScreenLoading />,
         children: [
           // Reachable without a session (data spec §6): read-only viewers and the file page.
-          { path: PATHS.screenShare, element: <ScreenSharePage /> },
-          { path: PATHS.file, element: <FilePage /> },
+          { path: PATHS.screenShare, lazy: lazyScreens.screenShare },
+          { path: PATHS.file, lazy: lazyScreens.file },
           placeholder(PATHS.messageById, 'breadcrumb.message'),
           placeholder(PATHS.messageByToken, 'breadcrumb.message'),
           {
@@ -91,12 +107,12 @@ export const routes: RouteObject[] = [
             // Inside the app's frame, so its header and menu stay.
             errorElement: <RouteErrorPage />,
             children: [
-              { path: PATHS.dashboard, element: <DashboardRoute /> },
-              { path: PATHS.settings, element: <SettingsRoute /> },
-              { path: PATHS.help, element: <HelpPage /> },
-              { path: PATHS.extractor, lazy: builderRoute },
-              { path: PATHS.insertor, lazy: builderRoute },
-              { path: PATHS.screenShareExecutor, lazy: builderRoute },
+              { path: PATHS.dashboard, lazy: lazyScreens.dashboard },
+              { path: PATHS.settings, lazy: lazyScreens.settings },
+              { path: PATHS.help, lazy: lazyScreens.help },
+              { path: PATHS.extractor, lazy: lazyScreens.builder },
+              { path: PATHS.insertor, lazy: lazyScreens.builder },
+              { path: PATHS.screenShareExecutor, lazy: lazyScreens.builder },
               placeholder(PATHS.datasetNew, 'page.dataset.new'),
               placeholder(PATHS.dataset, 'breadcrumb.dataset'),
               placeholder(PATHS.queryNew, 'page.query.new'),

@@ -1,6 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { allSettingsResponseSchema, defaultUserSettings, type UserSettings } from '@pagewright/shared';
 import { apiRequest } from '../../../lib/api-client';
+import { queryClient } from '../../../lib/query-client';
+import { getSession } from '../../../lib/session';
 
 export const userSettingsQueryKey = ['user', 'settings'] as const;
 
@@ -12,6 +14,16 @@ export async function getUserSettings(): Promise<UserSettings> {
 
 export function userSettingsQueryOptions() {
   return queryOptions({ queryKey: userSettingsQueryKey, queryFn: getUserSettings });
+}
+
+/**
+ * Starts the call while the code of a screen that waits for it (dashboard, builder) is still
+ * loading, so both arrive together. Only when that screen will ask: with a session whose password
+ * is not temporary (until it is changed, the API refuses settings).
+ */
+export function prefetchUserSettings(): void {
+  const { accessToken, isTempPasswordSet } = getSession();
+  if (accessToken !== null && !isTempPasswordSet) void queryClient.prefetchQuery(userSettingsQueryOptions());
 }
 
 export function useUserSettings(options: { isEnabled?: boolean } = {}) {
