@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Box, Checkbox, FormControlLabel, Link, TextField, Typography } from '@mui/material';
+import { Alert, Box, Checkbox, FormControlLabel, Link, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { loginRequestSchema, type LoginRequest } from '@pagewright/shared';
 import { AccountFormActions } from '../../../components/account-form-actions';
 import { PasswordField } from '../../../components/password-field';
+import { TextInput } from '../../../components/text-input';
 import { errorText } from '../../../lib/api-client';
 import { fieldErrorsOf, hasErrors } from '../../../lib/form-errors';
 import { PATHS } from '../../../lib/paths';
@@ -61,7 +62,7 @@ export function LoginPage() {
           {t('login.error.session.expired')}
         </Alert>
       )}
-      <TextField
+      <TextInput
         label={t('field.email')}
         type="email"
         autoComplete="username"

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Box, Button, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { forgotPasswordRequestSchema } from '@pagewright/shared';
 import { isApiError } from '../../../lib/api-client';
 import { fieldErrorsOf } from '../../../lib/form-errors';
 import { AccountFormActions } from '../../../components/account-form-actions';
+import { TextInput } from '../../../components/text-input';
 import { PATHS } from '../../../lib/paths';
 import { toast } from '../../../lib/toast';
 import { requestPasswordReset } from '../api/forgot-password';
@@ -57,7 +58,7 @@ export function ForgotPasswordPage() {
       <Typography variant="body2" color="text.secondary">
         {t('forgot.text')}
       </Typography>
-      <TextField
+      <TextInput
         label={t('field.email')}
         type="email"
         autoComplete="email"

@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { Box, Stack, TextField, Typography } from '@mui/material';
+import { Box, Stack, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { signUpRequestSchema, type SignUpRequest } from '@pagewright/shared';
 import { AccountFormActions } from '../../../components/account-form-actions';
 import { PasswordField } from '../../../components/password-field';
+import { TextInput } from '../../../components/text-input';
 import { ApiError } from '../../../lib/api-client';
 import { fieldErrorsOf, hasErrors, type FieldErrors } from '../../../lib/form-errors';
 import { PATHS } from '../../../lib/paths';
@@ -110,15 +111,15 @@ export function SignUpPage() {
         {t('signup.heading')}
       </Typography>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0, sm: 2 }}>
-        <TextField
+        <TextInput
           label={t('field.first.name')}
           autoComplete="given-name"
           autoFocus
           {...fieldProps('firstName')}
         />
-        <TextField label={t('field.last.name')} autoComplete="family-name" {...fieldProps('lastName')} />
+        <TextInput label={t('field.last.name')} autoComplete="family-name" {...fieldProps('lastName')} />
       </Stack>
-      <TextField label={t('field.email')} type="email" autoComplete="email" {...fieldProps('email')} />
+      <TextInput label={t('field.email')} type="email" autoComplete="email" {...fieldProps('email')} />
       <PasswordField label={t('field.password')} autoComplete="new-password" {...fieldProps('password')} />
       <PasswordField
         label={t('field.retype.password')}
