@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { Alert, Box, Card, CardContent, CardHeader, CircularProgress } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { LIST_REFRESH_INTERVAL_MS, defaultUserSettings, type ExtractorListItem } from '@pagewright/shared';
@@ -8,9 +8,14 @@ import { RunErrorNotices } from '../../features/extractors/components/run-error-
 import { LIST_KINDS } from '../../features/extractors/list-kinds';
 import { ChangePasswordForm } from '../../features/password/components/change-password-form';
 import { useUserSettings } from '../../features/user-settings/api/get-user-settings';
+import { DialogLoading } from '../../components/route-loading';
 import { errorText } from '../../lib/api-client';
-import { RunResultsDialog } from '../../features/runs/components/run-results-dialog';
 import { useSession } from '../../lib/session';
+
+// Run results (steps, values, tables, pictures) load when first shown.
+const RunResultsDialog = lazy(() =>
+  import('../../features/runs/components/run-results-dialog').then((m) => ({ default: m.RunResultsDialog })),
+);
 
 /** /dashboard: while a temporary password is set only the change-password form shows. */
 export function DashboardRoute() {
@@ -70,7 +75,9 @@ export function DashboardRoute() {
       <DashboardGrid settings={values} isRemoteEngine={isRemoteEngine} panels={listPanels} />
       <RunErrorNotices />
       {results && (
-        <RunResultsDialog runId={results.runId} name={results.name} onClose={() => setResults(null)} />
+        <Suspense fallback={<DialogLoading />}>
+          <RunResultsDialog runId={results.runId} name={results.name} onClose={() => setResults(null)} />
+        </Suspense>
       )}
     </>
   );

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   EXTRACTOR_TYPES,
@@ -8,6 +8,7 @@ import {
   type PageElementArea,
   type PendingAskAction,
 } from '@pagewright/shared';
+import { DialogLoading } from '../../../components/route-loading';
 import { isApiError } from '../../../lib/api-client';
 import { useLiveEvents } from '../../../lib/live-events';
 import { onPendingAskCheckRequest } from '../../../lib/pending-ask-check';
@@ -15,7 +16,10 @@ import { getSession, useSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
 import { answerPendingAsk } from '../api/answer-pending-ask';
 import { getPendingAsk } from '../api/get-pending-ask';
-import { AskDialog, type AskAnswer } from './ask-dialog';
+import type { AskAnswer } from './ask-dialog';
+
+// Mounted on every signed-in screen, opened only when a run asks: its code loads then.
+const AskDialog = lazy(() => import('./ask-dialog').then((m) => ({ default: m.AskDialog })));
 
 /** After a reCAPTCHA click the worker clicks, waits 400 ms and re-offers the ask with a new picture. */
 const RECAPTCHA_REFRESH_POLL_MS = 500;
@@ -176,12 +180,14 @@ export function PendingAskHost() {
 
   if (!open) return null;
   return (
-    <AskDialog
-      key={open.ask.id}
-      ask={open.ask}
-      onAnswer={onAnswer}
-      onPickArea={onPickArea}
-      isRefreshing={isRefreshing}
-    />
+    <Suspense fallback={<DialogLoading />}>
+      <AskDialog
+        key={open.ask.id}
+        ask={open.ask}
+        onAnswer={onAnswer}
+        onPickArea={onPickArea}
+        isRefreshing={isRefreshing}
+      />
+    </Suspense>
   );
 }

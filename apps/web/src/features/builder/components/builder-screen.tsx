@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
 import {
   Alert,
   Box,
@@ -25,6 +25,7 @@ import {
   type TableDefinition,
 } from '@pagewright/shared';
 import { PictureDialog } from '../../../components/picture-dialog';
+import { DialogLoading } from '../../../components/route-loading';
 import { errorText, isApiError } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { evaluatePoint } from '../api/page-calls';
@@ -32,11 +33,18 @@ import { useBuilder } from '../hooks/use-builder';
 import { usePageAreas } from '../hooks/use-page-areas';
 import { ActionCard, PendingActionCard, actionTitle, type CardMenuMode } from './action-card';
 import { ActionMenu } from './action-menu';
-import { ActionDialog, needsActionDialog } from './dialogs/action-dialog';
-import { GetTablePanel } from './dialogs/get-table-panel';
-import { SequenceDialog } from './dialogs/sequence-dialog';
+import { needsActionDialog } from './dialogs/needs-action-dialog';
 import { ErrorDialog } from './message-dialogs';
 import { PageView, type PageViewMode } from './page-view';
+
+// The dialogs (and behind the action dialog, the script editor) load when first opened.
+const ActionDialog = lazy(() => import('./dialogs/action-dialog').then((m) => ({ default: m.ActionDialog })));
+const GetTablePanel = lazy(() =>
+  import('./dialogs/get-table-panel').then((m) => ({ default: m.GetTablePanel })),
+);
+const SequenceDialog = lazy(() =>
+  import('./dialogs/sequence-dialog').then((m) => ({ default: m.SequenceDialog })),
+);
 
 /** Actions placed at a point of the page rather than on an element. */
 const POINT_ACTION_TYPES: readonly ActionType[] = ['MOUSE_CLICK', 'MOUSE_MOVE'];
@@ -562,42 +570,48 @@ export function BuilderScreen({
             banner={banner}
           />
           {flow.step === 'table' && (
-            <GetTablePanel
-              tableName={flow.input.options?.table?.name ?? ''}
-              areas={[...areas]}
-              pickedAreaId={pickedAreaId}
-              onHighlight={setHighlightedAreaId}
-              onCancel={finish}
-              onConfirm={(table) => void confirmTable(table)}
-              extractorType={extractorType}
-            />
+            <Suspense fallback={<DialogLoading />}>
+              <GetTablePanel
+                tableName={flow.input.options?.table?.name ?? ''}
+                areas={[...areas]}
+                pickedAreaId={pickedAreaId}
+                onHighlight={setHighlightedAreaId}
+                onCancel={finish}
+                onConfirm={(table) => void confirmTable(table)}
+                extractorType={extractorType}
+              />
+            </Suspense>
           )}
         </Box>
       </Box>
 
-      {(flow.step === 'add' || flow.step === 'edit') && (
-        <ActionDialog
-          open
-          mode={flow.step === 'add' ? 'add' : 'edit'}
-          actionType={flow.step === 'add' ? flow.type : flow.action.type}
-          extractorType={extractorType}
-          actions={actions}
-          target={flow.step === 'add' ? flow.target : null}
-          selectOptions={flow.step === 'add' ? flow.selectOptions : undefined}
-          action={editedAction}
-          onCancel={finish}
-          onConfirm={(input) => (flow.step === 'edit' ? confirmEdit(flow.action, input) : confirmAdd(input))}
-        />
-      )}
-      {flow.step === 'sequence' && (
-        <SequenceDialog
-          open
-          action={flow.action}
-          actions={actions}
-          onCancel={finish}
-          onConfirm={(sequence: number) => builder.changeSequence(flow.action, sequence).then(finish)}
-        />
-      )}
+      <Suspense fallback={<DialogLoading />}>
+        {(flow.step === 'add' || flow.step === 'edit') && (
+          <ActionDialog
+            open
+            mode={flow.step === 'add' ? 'add' : 'edit'}
+            actionType={flow.step === 'add' ? flow.type : flow.action.type}
+            extractorType={extractorType}
+            actions={actions}
+            target={flow.step === 'add' ? flow.target : null}
+            selectOptions={flow.step === 'add' ? flow.selectOptions : undefined}
+            action={editedAction}
+            onCancel={finish}
+            onConfirm={(input) =>
+              flow.step === 'edit' ? confirmEdit(flow.action, input) : confirmAdd(input)
+            }
+          />
+        )}
+        {flow.step === 'sequence' && (
+          <SequenceDialog
+            open
+            action={flow.action}
+            actions={actions}
+            onCancel={finish}
+            onConfirm={(sequence: number) => builder.changeSequence(flow.action, sequence).then(finish)}
+          />
+        )}
+      </Suspense>
       <ErrorDialog message={builder.errorMessage} onClose={builder.dismissError} />
       {picture && (
         <PictureDialog

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import type { ActionType, AddActionInput, ElementTarget } from '@pagewright/shared';
-import { ActionDialog, needsActionDialog, type ActionDialogProps } from './action-dialog';
+import { ActionDialog, type ActionDialogProps } from './action-dialog';
+import { needsActionDialog } from './needs-action-dialog';
 import { draftAction, renderDialog } from './test-support';
 
 const TARGET: ElementTarget = {

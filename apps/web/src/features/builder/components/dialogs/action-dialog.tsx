@@ -37,26 +37,9 @@ import {
 } from './if-condition-fields';
 import { InvestorDialog } from './investor-dialog';
 import { DEFAULT_NUMBER_MASK, NumberMaskFields, type NumberMaskValue } from './number-mask-fields';
-import { SCRIPT_TEMPLATES, ScriptEditor, scriptSyntaxError, type ScriptValue } from './script-editor';
+import { ScriptEditor } from './script-editor';
+import { SCRIPT_TEMPLATES, scriptSyntaxError, type ScriptValue } from './script-rules';
 import { SequenceField, sequenceError } from './sequence-field';
-
-/** Actions with nothing to fill in: the builder adds them at once (scrolls, history, END, mouse). */
-const NO_DIALOG_TYPES: readonly ActionType[] = [
-  'SCROLL_UP',
-  'SCROLL_DOWN',
-  'SCROLL_TOP',
-  'SCROLL_BOTTOM',
-  'GO_BACK',
-  'GO_FORWARD',
-  'END',
-  'MOUSE_CLICK',
-  'MOUSE_MOVE',
-];
-
-/** Whether an action type has fields to fill in (else the builder adds it without a dialog). */
-export function needsActionDialog(type: ActionType): boolean {
-  return !NO_DIALOG_TYPES.includes(type);
-}
 
 const ASK_TYPES: readonly ActionType[] = [
   ...ASK_ACTION_TYPES,

@@ -1,13 +1,8 @@
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import {
-  SCRIPT_TEMPLATES,
-  ScriptEditor,
-  scriptForReturnType,
-  scriptSyntaxError,
-  type ScriptValue,
-} from './script-editor';
+import { ScriptEditor } from './script-editor';
+import { SCRIPT_TEMPLATES, scriptForReturnType, scriptSyntaxError, type ScriptValue } from './script-rules';
 import { renderDialog } from './test-support';
 
 function Harness({ initial }: { initial: ScriptValue }) {
@@ -34,7 +29,10 @@ describe('ScriptEditor', () => {
     renderDialog(<Harness initial={{ script: 'const a = 1;\nreturn a +;', returnType: 'NUMBER' }} />);
     const error = await screen.findByText('SyntaxError: Unexpected token (2:10)');
     expect(error.getAttribute('role')).toBe('alert');
-    expect(screen.getByRole('textbox', { name: 'Script code' }).textContent).toContain('return a +;');
+    // CodeMirror loads when the editor is first shown.
+    expect((await screen.findByRole('textbox', { name: 'Script code' })).textContent).toContain(
+      'return a +;',
+    );
     // The lint marker underlines the offending character in the editor itself.
     await waitFor(() => expect(document.querySelector('.cm-lintRange-error')?.textContent).toBe(';'));
   });
@@ -47,6 +45,7 @@ describe('ScriptEditor', () => {
     const { user } = renderDialog(
       <Harness initial={{ script: SCRIPT_TEMPLATES.TEXT, returnType: 'TEXT' }} />,
     );
+    await screen.findByRole('textbox', { name: 'Script code' });
     await user.click(screen.getByLabelText(/^Return type/));
     await user.click(within(screen.getByRole('listbox')).getByText('Date and time'));
     expect(screen.getByTestId('script').textContent).toBe(SCRIPT_TEMPLATES.DATETIME);
