@@ -275,7 +275,7 @@ export function createBuilderCore(deps: BuilderServiceDeps) {
     const fileId = kind === 'page' ? action.pageScreenshotFileId : action.elementScreenshotFileId;
     if (!fileId) return null;
     const file = await repo.findOwnedFile(userId, fileId);
-    return file?.content ? Buffer.from(file.content).toString('base64') : null;
+    return file ? file.content.toString('base64') : null;
   }
 
   return {

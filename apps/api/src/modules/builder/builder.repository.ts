@@ -1,5 +1,10 @@
-import { createHash } from 'node:crypto';
-import { flowActionInclude, type ActionRowParts, type Prisma, type PrismaClient } from '@pagewright/db';
+import {
+  createFileStorage,
+  flowActionInclude,
+  type ActionRowParts,
+  type FileStorage,
+  type PrismaClient,
+} from '@pagewright/db';
 
 export interface ImageToStore {
   name: string;
@@ -14,19 +19,8 @@ export interface ActionToSave {
   elementImage?: ImageToStore | undefined;
 }
 
-function storedFileData(userId: string, image: ImageToStore): Prisma.StoredFileUncheckedCreateInput {
-  return {
-    userId,
-    name: image.name.slice(0, 255),
-    mimeType: image.mimeType,
-    size: image.content.length,
-    content: new Uint8Array(image.content),
-    sha256: createHash('sha256').update(image.content).digest('hex'),
-  };
-}
-
 /** The builder's reads and writes; every one is scoped to the owner. */
-export function createBuilderRepository(db: PrismaClient) {
+export function createBuilderRepository(db: PrismaClient, files: FileStorage = createFileStorage(db)) {
   return {
     findOwnedExtractor(userId: string, id: string) {
       return db.extractor.findFirst({
@@ -43,7 +37,7 @@ export function createBuilderRepository(db: PrismaClient) {
     },
 
     findOwnedFile(userId: string, id: string) {
-      return db.storedFile.findFirst({ where: { id, userId }, select: { content: true } });
+      return files.get(id, userId);
     },
 
     /**
@@ -61,9 +55,7 @@ export function createBuilderRepository(db: PrismaClient) {
       await db.$transaction(
         async (tx) => {
           const storeImage = async (image: ImageToStore | undefined) =>
-            image
-              ? (await tx.storedFile.create({ data: storedFileData(userId, image), select: { id: true } })).id
-              : undefined;
+            image ? await files.put(image.content, { userId, ...image }, tx) : undefined;
 
           if (header.name || header.description) {
             await tx.extractor.update({
