@@ -156,12 +156,17 @@ export async function runFlow(
   async function runSteps(): Promise<FlowResult> {
     // Steps are recorded in order once their pictures are made, while the flow goes on.
     let recording: Promise<void> = Promise.resolve();
-    const record = (step: StepRecord, pictures?: Promise<StepPictures>): void => {
+    const record = (
+      step: StepRecord,
+      pictures?: Promise<StepPictures>,
+      html?: Promise<string | undefined>,
+    ): void => {
       const previous = recording;
       recording = (async () => {
         const taken = pictures ? await pictures.catch(() => ({})) : {};
+        const normalized = html ? { normalizedHtml: await html } : {};
         await previous;
-        const recorded = { ...step, ...taken };
+        const recorded = { ...step, ...taken, ...normalized };
         steps.push(recorded);
         hooks.onStepDone?.(recorded);
       })();
@@ -270,10 +275,12 @@ export async function runFlow(
           pageUrl: page.url(),
           timestamp,
           value: outcome.value,
-          ...(captureNormalizedHtml ? { normalizedHtml: await normalizedHtmlOf(page) } : {}),
           durationMs: endedAt - startedAt,
         },
         pictures,
+        // Sent now, so the page reads itself before the next step's commands; awaited with the
+        // record, off the flow's path.
+        captureNormalizedHtml ? normalizedHtmlOf(page) : undefined,
       );
       if (outcome.stop === 'END') return finish('SUCCESS');
       if (outcome.stop === 'CANCELED') return finish('STOPPED');
