@@ -107,6 +107,58 @@ function fileMeta(userId: string, file: FileToStore): FileMeta {
  * through `files` (the API reads them back through the same store).
  */
 export function createRunStore(db: PrismaClient, files: FileStorage = createFileStorage(db)) {
+  /** One step's rows: its files first, then the step pointing at them, then its table's files. */
+  async function saveOne(
+    tx: Prisma.TransactionClient,
+    runId: string,
+    userId: string,
+    step: StepToStore,
+  ): Promise<void> {
+    const store = async (file: FileToStore | undefined) => {
+      if (!file) return null;
+      return files.put(file.content, fileMeta(userId, file), tx);
+    };
+    const created = await tx.runStep.create({
+      select: { id: true },
+      data: {
+        runId,
+        sequence: step.sequence,
+        actionId: step.actionId,
+        actionType: step.actionType,
+        label: step.label,
+        pageUrl: step.pageUrl,
+        timestamp: step.timestamp,
+        value: step.value,
+        errorMessage: step.errorMessage,
+        normalizedHtml: step.normalizedHtml ?? null,
+        pageScreenshotFileId: await store(step.pageScreenshot),
+        elementScreenshotFileId: await store(step.elementScreenshot),
+        fileId: await store(step.file),
+      },
+    });
+    for (const cellFile of step.tableFiles ?? []) {
+      await tx.runStepFile.create({
+        data: {
+          runStepId: created.id,
+          rowIndex: cellFile.row,
+          columnIndex: cellFile.column,
+          fileId: (await store(cellFile)) as string,
+        },
+      });
+    }
+  }
+
+  /**
+   * Steps with their screenshots and files, in one transaction: a run writes the steps that
+   * finished while the previous write was under way together (one BEGIN/COMMIT, not one each).
+   */
+  async function saveSteps(runId: string, userId: string, steps: readonly StepToStore[]): Promise<void> {
+    if (steps.length === 0) return;
+    await db.$transaction(async (tx) => {
+      for (const step of steps) await saveOne(tx, runId, userId, step);
+    });
+  }
+
   return {
     /** The run with its extractor's actions in sequence order; null when it no longer exists. */
     loadRun(runId: string) {
@@ -125,42 +177,9 @@ export function createRunStore(db: PrismaClient, files: FileStorage = createFile
 
     /** One step with its screenshots and file, in one transaction. */
     async saveStep(runId: string, userId: string, step: StepToStore): Promise<void> {
-      await db.$transaction(async (tx) => {
-        const store = async (file: FileToStore | undefined) => {
-          if (!file) return null;
-          return files.put(file.content, fileMeta(userId, file), tx);
-        };
-        const created = await tx.runStep.create({
-          select: { id: true },
-          data: {
-            runId,
-            sequence: step.sequence,
-            actionId: step.actionId,
-            actionType: step.actionType,
-            label: step.label,
-            pageUrl: step.pageUrl,
-            timestamp: step.timestamp,
-            value: step.value,
-            errorMessage: step.errorMessage,
-            normalizedHtml: step.normalizedHtml ?? null,
-            pageScreenshotFileId: await store(step.pageScreenshot),
-            elementScreenshotFileId: await store(step.elementScreenshot),
-            fileId: await store(step.file),
-          },
-        });
-        for (const cellFile of step.tableFiles ?? []) {
-          await tx.runStepFile.create({
-            data: {
-              runStepId: created.id,
-              rowIndex: cellFile.row,
-              columnIndex: cellFile.column,
-              fileId: (await store(cellFile)) as string,
-            },
-          });
-        }
-      });
+      await saveSteps(runId, userId, [step]);
     },
-
+    saveSteps,
     /**
      * Ends a run still EXECUTING: run fields, the extractor's list status and last run, and the
      * error message the dashboard shows once. False when the run had already ended (another worker

@@ -1,4 +1,5 @@
 import type { Job } from 'bullmq';
+import type { BrowserContext } from 'playwright-core';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import {
@@ -77,75 +78,73 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
     let storing: Promise<void> = Promise.resolve();
     let storeFailure: unknown;
 
-    const storeStep = async (step: StepRecord) => {
+    const toStore = (step: StepRecord) => {
       const row = rowsBySequence.get(step.sequence);
-      await store.saveStep(
-        runId,
-        run.userId,
-        stepToStore(step, keptFiles.get(step.sequence) ?? [], {
-          filePrefix: `run-${runId}`,
-          actionId: row?.id ?? null,
-          label: row?.label ?? null,
-        }),
-      );
+      return stepToStore(step, keptFiles.get(step.sequence) ?? [], {
+        filePrefix: `run-${runId}`,
+        actionId: row?.id ?? null,
+        label: row?.label ?? null,
+      });
+    };
+    // Steps wait here while the previous write is under way; the next write takes them all.
+    const unstored: StepRecord[] = [];
+    const storeUnstored = async () => {
+      const batch = unstored.splice(0);
+      await store.saveSteps(runId, run.userId, batch.map(toStore));
     };
 
     let end: RunEnd;
+    let context: BrowserContext | undefined;
     try {
       const actions: FlowAction[] = run.extractor.actions.map((row) =>
         toFlowAction(row, run.userId, deps.secrets),
       );
-      const context = await deps.pool.newContext();
-      try {
-        const page = await context.newPage();
-        jobLog.info({ actions: actions.length }, 'run started');
-        const result = await runFlow(
-          page,
-          actions,
-          {
-            ask: asks.ask,
-            onStepStart: (action) => {
-              currentSequence = action.sequence;
-            },
-            keepFile: (file) => {
-              // GET_FILE / GET_IMAGE keep one file per step; GET_TABLE one per FILE cell.
-              if (currentSequence !== undefined)
-                keptFiles.set(currentSequence, [...(keptFiles.get(currentSequence) ?? []), file]);
-              return Promise.resolve();
-            },
-            onStepDone: (step) => {
-              jobLog.info(
-                {
-                  sequence: step.sequence,
-                  type: step.type,
-                  status: step.status,
-                  ms: step.durationMs,
-                  // The run shows the message; Playwright's call log and stack stay here.
-                  ...(step.error ? { errorCode: step.error.code, errorDetails: step.error.details } : {}),
-                },
-                'step',
-              );
-              storing = storing
-                .then(() => storeStep(step))
-                .catch((error: unknown) => {
-                  storeFailure ??= error;
-                });
-            },
+      context = await deps.pool.newContext();
+      const page = await context.newPage();
+      jobLog.info({ actions: actions.length }, 'run started');
+      const result = await runFlow(
+        page,
+        actions,
+        {
+          ask: asks.ask,
+          onStepStart: (action) => {
+            currentSequence = action.sequence;
           },
-          {
-            navigationPolicy: deps.navigationPolicy,
-            egressProxyUrl: await deps.pool.egressProxyUrl(),
-            limits: { stepValueMaxBytes: deps.stepValueMaxBytes },
+          keepFile: (file) => {
+            // GET_FILE / GET_IMAGE keep one file per step; GET_TABLE one per FILE cell.
+            if (currentSequence !== undefined)
+              keptFiles.set(currentSequence, [...(keptFiles.get(currentSequence) ?? []), file]);
+            return Promise.resolve();
           },
-        );
-        await storing;
-        if (storeFailure) throw storeFailure;
-        end = endOf(result);
-        // An ask nobody answered stops the flow; the run says why.
-        if (end.status === 'STOPPED' && asks.expired()) end.errorMessage = ASK_MESSAGES.expired;
-      } finally {
-        await context.close().catch(() => undefined);
-      }
+          onStepDone: (step) => {
+            jobLog.info(
+              {
+                sequence: step.sequence,
+                type: step.type,
+                status: step.status,
+                ms: step.durationMs,
+                // The run shows the message; Playwright's call log and stack stay here.
+                ...(step.error ? { errorCode: step.error.code, errorDetails: step.error.details } : {}),
+              },
+              'step',
+            );
+            unstored.push(step);
+            storing = storing.then(storeUnstored).catch((error: unknown) => {
+              storeFailure ??= error;
+            });
+          },
+        },
+        {
+          navigationPolicy: deps.navigationPolicy,
+          egressProxyUrl: await deps.pool.egressProxyUrl(),
+          limits: { stepValueMaxBytes: deps.stepValueMaxBytes },
+        },
+      );
+      await storing;
+      if (storeFailure) throw storeFailure;
+      end = endOf(result);
+      // An ask nobody answered stops the flow; the run says why.
+      if (end.status === 'STOPPED' && asks.expired()) end.errorMessage = ASK_MESSAGES.expired;
     } catch (error) {
       await storing;
       const classified = classifyError(error, currentSequence);
@@ -158,6 +157,8 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
       };
     }
 
+    // The run ends for its owner first; closing its browser context is the worker's cleanup.
+    const closing = context?.close().catch(() => undefined);
     if (await store.finishRun(runId, end)) {
       await publishLiveEvent(deps.redis, deps.keyPrefix, run.userId, {
         type: 'run-status',
@@ -168,6 +169,7 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
       });
     }
     jobLog.info({ status: end.status, errorCode: end.errorCode }, 'run finished');
+    await closing;
     return { status: end.status };
   };
 }
