@@ -10,7 +10,6 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import autocannon from 'autocannon';
-import Fastify from 'fastify';
 import pg from 'pg';
 import request from 'supertest';
 import { createConfirmedUser } from '../tests/support/accounts.js';
@@ -57,40 +56,24 @@ async function measure(
   };
 }
 
-async function listening<T>(app: ReturnType<typeof Fastify>, work: (url: string) => Promise<T>): Promise<T> {
-  const port = await freePort();
-  await app.listen({ host: '127.0.0.1', port });
-  try {
-    return await work(`http://127.0.0.1:${port}`);
-  } finally {
-    await app.close();
-  }
-}
-
-async function bareFastifyBaseline(): Promise<Figure> {
-  const app = Fastify({ logger: false });
-  app.get('/hello', async () => ({ hello: 'world' }));
-  return listening(app, (url) => measure('bare Fastify GET /hello (baseline)', { url: `${url}/hello` }));
-}
-
 /**
- * The hand-written floor (bench/support/auth-floor-server.ts) in a process of its own, as the API
- * runs in one: the load generator in this process must not share its event loop.
+ * Both baselines (bench/support/baseline-server.ts) from a process of their own, as the API runs in
+ * one: the bare route, then the hand-written floor. This process only generates load.
  */
-async function handWrittenFloor(
+async function baselines(
   databaseUrl: string,
   jwtSecret: string,
   accessToken: string,
-): Promise<Figure> {
+): Promise<{ bare: Figure; floor: Figure }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const floor = startProcess(
-    'auth-floor',
+  const server = startProcess(
+    'baseline-server',
     process.execPath,
-    ['--import', 'tsx', fromRoot('bench/support/auth-floor-server.ts')],
+    ['--import', 'tsx', fromRoot('bench/support/baseline-server.ts')],
     {
       ...process.env,
-      FLOOR_PORT: String(port),
+      BASELINE_PORT: String(port),
       FLOOR_DATABASE_URL: databaseUrl,
       FLOOR_JWT_SECRET: jwtSecret,
       FLOOR_POOL_SIZE: String(FLOOR_POOL_SIZE),
@@ -98,18 +81,17 @@ async function handWrittenFloor(
   );
   try {
     await waitFor(
-      async () =>
-        (await fetch(`${url}/api/user/`, { headers: { authorization: `Bearer ${accessToken}` } })).ok
-          ? true
-          : undefined,
-      `the floor server (log: ${floor.logFile})`,
+      async () => ((await fetch(`${url}/hello`)).ok ? true : undefined),
+      `the baseline server (log: ${server.logFile})`,
     );
-    return await measure('hand-written floor: Fastify + jsonwebtoken + pg PK read', {
+    const bare = await measure('bare Fastify GET /hello (baseline)', { url: `${url}/hello` });
+    const floor = await measure('hand-written floor: Fastify + jsonwebtoken + pg PK read', {
       url: `${url}/api/user/`,
       headers: { authorization: `Bearer ${accessToken}` },
     });
+    return { bare, floor };
   } finally {
-    await floor.stop();
+    await server.stop();
   }
 }
 
@@ -178,9 +160,8 @@ try {
     throw new Error(`the list holds ${listed.length} items, not ${LIST_ITEMS}`);
 
   const loadBefore = os.loadavg();
-  const baseline = await bareFastifyBaseline();
   // The floor and GET /api/user/ run back to back: on a shared machine the load drifts.
-  const floor = await handWrittenFloor(stack.databaseUrl, jwtSecret, user.accessToken);
+  const { bare: baseline, floor } = await baselines(stack.databaseUrl, jwtSecret, user.accessToken);
   const currentUser = await measure('GET /api/user/ (JWT + session check)', {
     url: `${stack.apiUrl}/api/user/`,
     headers: { authorization },

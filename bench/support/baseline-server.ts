@@ -1,9 +1,13 @@
 /**
- * The hand-written floor of bench:auth, in a process of its own like the API it is compared with:
- * what an authenticated read costs at the least. Fastify, jsonwebtoken verifying the HS256 access
- * token (the secret as a KeyObject, as the API holds it), and one node-postgres primary-key read of
- * the user row. No logging, no schema validation, no session check.
- * Env: FLOOR_PORT, FLOOR_DATABASE_URL, FLOOR_JWT_SECRET, FLOOR_POOL_SIZE.
+ * The two baselines of bench:auth, in a process of their own like the API they are compared with
+ * (the load generator's process serves nothing: having served the bare route itself, it measured
+ * the API a third slower afterwards):
+ * - GET /hello: a bare Fastify route;
+ * - GET /api/user/: the hand-written floor of an authenticated read. Fastify, jsonwebtoken
+ *   verifying the HS256 access token (the secret as a KeyObject, as the API holds it), and one
+ *   node-postgres primary-key read of the user row. No logging, no schema validation, no session
+ *   check.
+ * Env: BASELINE_PORT, FLOOR_DATABASE_URL, FLOOR_JWT_SECRET, FLOOR_POOL_SIZE.
  */
 import { createSecretKey } from 'node:crypto';
 import Fastify from 'fastify';
@@ -22,6 +26,7 @@ const pool = new pg.Pool({
   max: Number(env('FLOOR_POOL_SIZE')),
 });
 const app = Fastify({ logger: false });
+app.get('/hello', async () => ({ hello: 'world' }));
 
 interface UserRow {
   id: string;
@@ -63,4 +68,4 @@ process.once('SIGTERM', () => {
     .then(() => pool.end())
     .then(() => process.exit(0));
 });
-await app.listen({ host: '127.0.0.1', port: Number(env('FLOOR_PORT')) });
+await app.listen({ host: '127.0.0.1', port: Number(env('BASELINE_PORT')) });
