@@ -246,7 +246,8 @@ export async function runFlow(
       const endedAt = Date.now();
       let pictures: Promise<StepPictures> | undefined;
       if (frames) {
-        const box = captureElementScreenshots ? await elementBoxOf(outcome.element) : null;
+        // Sent now, so the page answers before the next step's commands; awaited off the path.
+        const box = captureElementScreenshots ? elementBoxOf(outcome.element) : Promise.resolve(null);
         let frame: Promise<PageFrame | undefined>;
         if (onlyReads(action)) {
           // Unchanged since the last step that acted: its frame, or the newest one.

@@ -174,9 +174,10 @@ export async function stepPictures(
 export async function framePictures(
   page: Page,
   frame: Promise<PageFrame | undefined>,
-  box: Box | null,
+  boxRead: Promise<Box | null>,
   options: StepPictureOptions,
 ): Promise<StepPictures> {
+  const box = await boxRead;
   const wantsElement = wantsElementOf(options, box);
   if (!options.withPage && !wantsElement) return kept(options, box, undefined, undefined);
   const painted = await frame;
