@@ -4,8 +4,14 @@ import type { ActionType, FlowAction, StepValue } from '@pagewright/shared';
 import type { ActionOutcome } from '../actions/action-context.js';
 import { executorFor } from '../actions/executors.js';
 import { normalizedHtml } from '../page/normalized-page.js';
-import { type PageFrame, pageFrames } from '../page/page-frames.js';
-import { type StepPictures, elementBoxOf, framePictures, pagePicture } from '../page/step-pictures.js';
+import { pageFrames } from '../page/page-frames.js';
+import {
+  type StepPictures,
+  elementBoxOf,
+  framePictures,
+  pagePicture,
+  pictureFromFrame,
+} from '../page/step-pictures.js';
 import { type NavigationPolicy, PUBLIC_ONLY_POLICY } from '../safety/navigation-guard.js';
 import { watchNavigations } from '../safety/navigation-watch.js';
 import { AutomationError } from './automation-error.js';
@@ -43,9 +49,10 @@ const NONE: StepValue = { kind: 'none' };
 /**
  * A step that acts on the page is pictured by the first frame Chromium paints after the page's
  * next animation frame has begun (by then the step's doing is committed; earlier frames may still
- * be in the pipeline). No frame within this long means the page did not change: the newest one.
+ * be in the pipeline). No frame in time means the page did not change: the newest one is it. In
+ * time: a few times what this page's frames took to arrive, 12–60 ms (page-frames.ts).
  */
-const PICTURE_FRAME_WAIT_MS = 50;
+const PICTURE_FRAME_WAIT = { minMs: 12, maxMs: 60 };
 
 /**
  * When the page's next animation frame begins (Date.now() time): frames received from then on
@@ -53,7 +60,7 @@ const PICTURE_FRAME_WAIT_MS = 50;
  */
 async function nextAnimationFrame(page: Page): Promise<number> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, PICTURE_FRAME_WAIT_MS)));
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, PICTURE_FRAME_WAIT.maxMs)));
   await Promise.race([
     page.evaluate('new Promise((resolve) => requestAnimationFrame(() => resolve(0)))').catch(() => undefined),
     late,
@@ -172,7 +179,7 @@ export async function runFlow(
       })();
     };
     /** The frame of the last step that acted on the page, until it came. */
-    let pendingFrame: Promise<PageFrame | undefined> | undefined;
+    let pendingFrame: Promise<Buffer | undefined> | undefined;
     const finish = async (status: FlowResult['status'], error?: AutomationError): Promise<FlowResult> => {
       await recording;
       return {
@@ -248,14 +255,15 @@ export async function runFlow(
       if (frames) {
         // Sent now, so the page answers before the next step's commands; awaited off the path.
         const box = captureElementScreenshots ? elementBoxOf(outcome.element) : Promise.resolve(null);
-        let frame: Promise<PageFrame | undefined>;
+        let frame: Promise<Buffer | undefined>;
         if (onlyReads(action)) {
           // Unchanged since the last step that acted: its frame, or the newest one.
-          frame = pendingFrame ?? Promise.resolve(frames.latestFrame());
+          frame = pendingFrame ?? pictureFromFrame(page, frames.latestFrame());
         } else {
-          const awaited = nextAnimationFrame(page).then((after) =>
-            frames.frameAfter(after, PICTURE_FRAME_WAIT_MS),
-          );
+          // The next acting step waits for this, a capture in place of a missing frame included.
+          const awaited = nextAnimationFrame(page)
+            .then((after) => frames.frameAfter(after, PICTURE_FRAME_WAIT))
+            .then((painted) => pictureFromFrame(page, painted));
           pendingFrame = awaited;
           void awaited.then(() => {
             if (pendingFrame === awaited) pendingFrame = undefined;

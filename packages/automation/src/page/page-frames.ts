@@ -17,7 +17,7 @@ export interface PageFrame {
 /** JPEG quality of frames: the live view and the step pictures share them. */
 export const FRAME_JPEG_QUALITY = 70;
 
-type Waiter = { after: number; onFrame: () => void; timer: NodeJS.Timeout };
+type Waiter = { after: number; onFrame: (frame: PageFrame) => void; timer: NodeJS.Timeout };
 
 /**
  * The frames Chromium paints for a page, from one CDP screencast shared by everyone who needs
@@ -32,6 +32,8 @@ export class PageFrames {
   private generation = 0;
   private session: Promise<CDPSession | undefined> | undefined;
   private latest: PageFrame | undefined;
+  /** How long a changed page's frame took to arrive after a mark, smoothed (ms). */
+  private typicalDelayMs = 10;
   private readonly listeners = new Set<(frame: PageFrame) => void>();
   private readonly waiters = new Set<Waiter>();
 
@@ -67,25 +69,29 @@ export class PageFrames {
   }
 
   /**
-   * The first frame received at or after `after` (Date.now() time), or, when none comes within
-   * `maxWaitMs` (the page did not change), the newest frame there is.
+   * The first frame received at or after `after` (Date.now() time), or, when none comes in time
+   * (the page did not change), the newest frame there is. "In time" is learnt from this page:
+   * a few times the delay its frames took to arrive after earlier marks, within `bounds`, so a
+   * static page is not waited on for longer than a changing one needs to show it.
    */
-  frameAfter(after: number, maxWaitMs: number): Promise<PageFrame | undefined> {
+  frameAfter(after: number, bounds: { minMs: number; maxMs: number }): Promise<PageFrame | undefined> {
     if (this.latest && this.latest.receivedAt >= after) return Promise.resolve(this.latest);
+    const waitMs = Math.min(bounds.maxMs, Math.max(bounds.minMs, this.typicalDelayMs * 3));
     return new Promise((resolve) => {
-      const done = () => {
+      const done = (frame?: PageFrame) => {
         clearTimeout(waiter.timer);
         this.waiters.delete(waiter);
-        resolve(this.latest);
+        if (frame) this.typicalDelayMs = this.typicalDelayMs * 0.8 + (frame.receivedAt - after) * 0.2;
+        resolve(frame ?? this.latest);
       };
-      const waiter: Waiter = { after, onFrame: done, timer: setTimeout(done, maxWaitMs) };
+      const waiter: Waiter = { after, onFrame: done, timer: setTimeout(() => done(), waitMs) };
       this.waiters.add(waiter);
     });
   }
 
   private receive(frame: PageFrame): void {
     this.latest = frame;
-    for (const waiter of [...this.waiters]) if (frame.receivedAt >= waiter.after) waiter.onFrame();
+    for (const waiter of [...this.waiters]) if (frame.receivedAt >= waiter.after) waiter.onFrame(frame);
     for (const listener of [...this.listeners]) listener(frame);
   }
 

@@ -4,6 +4,17 @@ import type { StepRecord } from '../flow/flow-types.js';
 import { cdpSessionOf, forgetCdpSession } from './cdp-session.js';
 import type { PageFrame } from './page-frames.js';
 
+/**
+ * A frame's JPEG; without a frame (the screencast could not start, or was restarting) the page is
+ * captured now, the usual way.
+ */
+export async function pictureFromFrame(
+  page: Page,
+  frame: PageFrame | undefined,
+): Promise<Buffer | undefined> {
+  return frame ? Buffer.from(frame.data, 'base64') : pagePicture(page);
+}
+
 /** JPEG quality of step pictures: small enough to keep for every step, clear enough to read. */
 const JPEG_QUALITY = 70;
 const PAGE_CAPTURE_TIMEOUT_MS = 5_000;
@@ -167,21 +178,20 @@ export async function stepPictures(
 
 /**
  * A step's pictures from a frame Chromium painted anyway (the page's screencast), so the flow goes
- * on at once while they are made: the page picture is the frame, the element is cut out of it by
- * the box measured when the step ended (only what shows: the flow has gone on, nothing may scroll
- * now). Without a frame (the screencast could not start) the page is captured the usual way.
+ * on at once while they are made: the page picture is the frame (see pictureFromFrame), the
+ * element is cut out of it by the box measured when the step ended (only what shows: the flow has
+ * gone on, nothing may scroll now).
  */
 export async function framePictures(
   page: Page,
-  frame: Promise<PageFrame | undefined>,
+  frame: Promise<Buffer | undefined>,
   boxRead: Promise<Box | null>,
   options: StepPictureOptions,
 ): Promise<StepPictures> {
   const box = await boxRead;
   const wantsElement = wantsElementOf(options, box);
   if (!options.withPage && !wantsElement) return kept(options, box, undefined, undefined);
-  const painted = await frame;
-  const picture = painted ? Buffer.from(painted.data, 'base64') : await pagePicture(page);
+  const picture = await frame;
   const elementScreenshot =
     wantsElement && picture ? await cropped(picture, box, page, true).catch(() => undefined) : undefined;
   return kept(options, box, picture, elementScreenshot);
