@@ -1,7 +1,12 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import request from 'supertest';
 import { actionSecretContext, createPrismaClient, createSecretBox } from '@pagewright/db';
-import { MESSAGES, type ExtractorListItem, type RunDetail } from '@pagewright/shared';
+import {
+  MESSAGES,
+  extractorListItemSchema,
+  type ExtractorListItem,
+  type RunDetail,
+} from '@pagewright/shared';
 import { FIXTURE_PASSWORD, startFixtureSite } from '../fixtures/site/server.js';
 import { createConfirmedUser, createSignedInUser } from '../support/accounts.js';
 import { withDatabase } from '../support/test-database.js';
@@ -150,6 +155,8 @@ describe('extractors, insertors and navigators: create, list, rename, delete', (
       .set(auth)
       .expect(200);
     expect(list.body).toHaveLength(1);
+    // The list is written without zod's runtime pass (issue 11): its fields must still be the contract's.
+    expect(extractorListItemSchema.strict().parse(list.body[0])).toEqual(list.body[0]);
     expect(list.body[0]).toMatchObject({
       id: a.id,
       status: 'ERROR',
