@@ -19,6 +19,7 @@ import request from 'supertest';
 import { chromiumLaunchOptions } from '@pagewright/automation';
 import { startFixtureSite } from '../tests/fixtures/site/server.js';
 import { createConfirmedUser } from '../tests/support/accounts.js';
+import { countPublishedFrames } from '../tests/support/published-frames.js';
 import { startStack } from '../tests/support/stack.js';
 import { benchNodeArgs } from './support/node-args.js';
 
@@ -96,6 +97,33 @@ try {
   const viewSeconds = (performance.now() - viewStarted) / 1000;
   socket?.close();
   await context.close();
+
+  // 1b. Nobody watching: the builder's tab is closed, a dashboard's socket stays open and says so.
+  let userId = '';
+  const dashboardSocket = await new Promise<WebSocket>((resolve, reject) => {
+    const url = `${stack.apiUrl.replace(/^http/, 'ws')}/api/ws?accessToken=${encodeURIComponent(user.accessToken)}`;
+    const opened = new WebSocket(url);
+    opened.on('error', reject);
+    opened.on('message', (data) => {
+      const event = JSON.parse(data.toString()) as { type: string; userId?: string };
+      if (event.type !== 'ready') return;
+      userId = event.userId ?? '';
+      opened.send(JSON.stringify({ watch: [] }));
+      resolve(opened);
+    });
+  });
+  await sleep(2000); // the presence message reaches the worker
+  const published = await countPublishedFrames(
+    process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    stack.redisKeyPrefix,
+    userId,
+  );
+  const unwatchedStarted = performance.now();
+  await sleep(WINDOW_MS / 2);
+  const unwatchedFrames = published.count();
+  const unwatchedSeconds = (performance.now() - unwatchedStarted) / 1000;
+  published.stop();
+  dashboardSocket.close();
   await api().get('/api/extractor/end').query(EXTRACTOR).set(bearer).expect(200);
 
   // 2. Baseline: the raw CDP screencast of the same page, no product in between.
@@ -214,6 +242,13 @@ try {
   );
   console.log(
     `| frames the builder page view painted | ${shownAfter - shownBefore} | ${fixed(viewFps)} | ${(viewFps / castFps).toFixed(2)} |`,
+  );
+  const unwatchedFps = unwatchedFrames / unwatchedSeconds;
+  console.log(
+    `| frames the worker published while nobody watched (goal 0) | ${unwatchedFrames} | ${fixed(unwatchedFps)} | ${(unwatchedFps / castFps).toFixed(2)} |`,
+  );
+  console.log(
+    `\nGoals: up to 30 fps while watched: ${fixed(pushedFps)} fps (${pushedFps <= 31 ? 'met' : 'NOT met'}); 0 frames while nobody watches: ${unwatchedFrames} (${unwatchedFrames === 0 ? 'met' : 'NOT met'})`,
   );
   console.log('\n## Builder with many action cards (pointer sweeping the page view, card list scrolled)\n');
   console.log(

@@ -3,10 +3,11 @@ import { Redis } from 'ioredis';
 import request from 'supertest';
 import WebSocket from 'ws';
 import { createPrismaClient } from '@pagewright/db';
-import { countLiveWatchers, userEventsChannel, type LiveEvent } from '@pagewright/shared';
+import { countLiveWatchers, type LiveEvent } from '@pagewright/shared';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 import { startExtractorBuilder } from '../support/builder-api.js';
+import { countPublishedFrames } from '../support/published-frames.js';
 
 const apiUrl = inject('apiUrl');
 const mailUrl = inject('mailUrl');
@@ -24,17 +25,6 @@ afterAll(async () => {
   redis.disconnect();
   await db.$disconnect();
 });
-
-/** Counts the frames workers publish for a user, whoever (if anyone) receives them. */
-async function countPublishedFrames(userId: string) {
-  const listener = redis.duplicate();
-  let frames = 0;
-  listener.on('message', (_channel: string, message: string) => {
-    if (message.startsWith('{"type":"frame"')) frames += 1;
-  });
-  await listener.subscribe(userEventsChannel(prefix, userId));
-  return { count: () => frames, stop: () => listener.disconnect() };
-}
 
 function connect(user: SignedInUser) {
   const socket = new WebSocket(`${apiUrl.replace(/^http/, 'ws')}/api/ws?accessToken=${user.token}`);
@@ -72,7 +62,11 @@ describe('the builder live view', () => {
       .send({ type: 'NAVIGATE', textValue: `${site.url}/pages/animated.html` })
       .expect(200);
     // An animated page, nobody watching: no screencast, nothing published.
-    const published = await countPublishedFrames(user.id);
+    const published = await countPublishedFrames(
+      process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      prefix,
+      user.id,
+    );
     try {
       await sleep(1500);
       expect(published.count()).toBe(0);
