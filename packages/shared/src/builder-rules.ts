@@ -47,14 +47,19 @@ export const MULTI_STEP_ASK_TYPES: readonly ActionType[] = ['ASK_QUESTION', 'ASK
 
 export const JUMP_ACTION_TYPES: readonly ActionType[] = [...IF_ELEMENT_ACTION_TYPES, 'IF_CONDITION'];
 
-/** Actions that wait a bounded time for their element (options.timeoutMs, ACTION_TIMEOUT_MAX_MS). */
-export const TIMED_ACTION_TYPES: readonly ActionType[] = [
+/** WAIT_UNTIL_* actions: they wait for their element's state and change nothing. */
+export const WAIT_UNTIL_ACTION_TYPES: readonly ActionType[] = [
   'WAIT_UNTIL_EXISTS',
   'WAIT_UNTIL_NOT_EXISTS',
   'WAIT_UNTIL_DISPLAYED',
   'WAIT_UNTIL_NOT_DISPLAYED',
   'WAIT_UNTIL_ENABLED',
   'WAIT_UNTIL_NOT_ENABLED',
+];
+
+/** Actions that wait a bounded time for their element (options.timeoutMs, ACTION_TIMEOUT_MAX_MS). */
+export const TIMED_ACTION_TYPES: readonly ActionType[] = [
+  ...WAIT_UNTIL_ACTION_TYPES,
   'CLICK_IF_EXISTS',
   'CLICK_IF_DISPLAYED',
   'CLICK_IF_ENABLED',

@@ -1,6 +1,12 @@
 import { assertValueWithinLimit } from './value-limit.js';
 import type { Page } from 'playwright-core';
-import type { ActionType, FlowAction, StepValue } from '@pagewright/shared';
+import {
+  type ActionType,
+  type FlowAction,
+  JUMP_ACTION_TYPES,
+  type StepValue,
+  WAIT_UNTIL_ACTION_TYPES,
+} from '@pagewright/shared';
 import type { ActionOutcome } from '../actions/action-context.js';
 import { executorFor } from '../actions/executors.js';
 import { normalizedHtml } from '../page/normalized-page.js';
@@ -76,19 +82,8 @@ const READING_TYPES = new Set<ActionType>([
   'GET_DATE',
   'GET_IMAGE',
   'WAIT',
-  'WAIT_UNTIL_EXISTS',
-  'WAIT_UNTIL_NOT_EXISTS',
-  'WAIT_UNTIL_DISPLAYED',
-  'WAIT_UNTIL_NOT_DISPLAYED',
-  'WAIT_UNTIL_ENABLED',
-  'WAIT_UNTIL_NOT_ENABLED',
-  'IF_EXISTS',
-  'IF_NOT_EXISTS',
-  'IF_DISPLAYED',
-  'IF_NOT_DISPLAYED',
-  'IF_ENABLED',
-  'IF_NOT_ENABLED',
-  'IF_CONDITION',
+  ...WAIT_UNTIL_ACTION_TYPES,
+  ...JUMP_ACTION_TYPES,
   'END',
   'RAISE_ERROR',
 ]);
