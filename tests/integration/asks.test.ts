@@ -10,6 +10,7 @@ import {
 } from '@pagewright/shared';
 import { FIXTURE_PASSWORD, startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
+import { waitForRun as waitForRunOf } from '../support/runs-api.js';
 import { STACK_ASK_TIMEOUT_SECONDS } from '../support/stack.js';
 
 const apiUrl = inject('apiUrl');
@@ -43,16 +44,8 @@ async function execute(user: User, extractorId: string): Promise<string> {
   return (answer.body as { runId: string }).runId;
 }
 
-async function waitForRun(user: User, runId: string, timeoutMs = 60_000): Promise<RunDetail> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const run = (await api().get(`/api/extractor/run/${runId}`).set(bearer(user.token)).expect(200))
-      .body as RunDetail;
-    if (run.status !== 'EXECUTING') return run;
-    if (Date.now() > deadline) throw new Error(`run ${runId} still ${run.status}: ${JSON.stringify(run)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+const waitForRun = (user: User, runId: string, timeoutMs = 60_000): Promise<RunDetail> =>
+  waitForRunOf(apiUrl, user.token, runId, undefined, timeoutMs);
 
 /** Width and height of a base64 PNG, from its IHDR chunk. */
 function pngSize(base64: string): { width: number; height: number } {

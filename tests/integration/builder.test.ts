@@ -16,6 +16,7 @@ import {
 } from '@pagewright/shared';
 import { FIXTURE_PASSWORD, startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
+import { waitForRun as waitForRunOf } from '../support/runs-api.js';
 import { startExtractorBuilder } from '../support/builder-api.js';
 import { keysWithoutExpiry } from '../support/redis-keys.js';
 import { currentWorkerPid } from '../support/stack.js';
@@ -104,16 +105,8 @@ function parseValidation(text: string): { progress: string[]; result: Validation
   return { progress: lines, result: JSON.parse(last) as ValidationResult };
 }
 
-async function waitForRun(user: User, runId: string): Promise<RunDetail> {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const run = (await api().get(`/api/extractor/run/${runId}`).set(bearer(user.token)).expect(200))
-      .body as RunDetail;
-    if (run.status !== 'EXECUTING') return run;
-    if (Date.now() > deadline) throw new Error(`run ${runId} still EXECUTING`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+const waitForRun = (user: User, runId: string): Promise<RunDetail> =>
+  waitForRunOf(apiUrl, user.token, runId, undefined, 90_000);
 
 beforeAll(async () => {
   site = await startFixtureSite();

@@ -14,6 +14,7 @@ import {
 } from '@pagewright/shared';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
+import { waitForRun as waitForRunOf } from '../support/runs-api.js';
 import { startExtractorBuilder } from '../support/builder-api.js';
 import type { RunningProcess } from '../support/processes.js';
 import { startStack, type RunningApi, type TestStack } from '../support/stack.js';
@@ -99,25 +100,12 @@ async function execute(apiUrl: string, extractorId: string): Promise<string> {
   return (answer.body as { runId: string }).runId;
 }
 
-async function readRun(apiUrl: string, runId: string): Promise<RunDetail> {
-  return (await request(apiUrl).get(`/api/extractor/run/${runId}`).set(bearer(user.token)).expect(200))
-    .body as RunDetail;
-}
-
-async function waitForRun(
+const waitForRun = (
   apiUrl: string,
   runId: string,
-  until: (run: RunDetail) => boolean = (run) => run.status !== 'EXECUTING',
-  timeoutMs = 60_000,
-): Promise<RunDetail> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const run = await readRun(apiUrl, runId);
-    if (until(run)) return run;
-    if (Date.now() > deadline) throw new Error(`run ${runId} still ${run.status}: ${JSON.stringify(run)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+  until?: (run: RunDetail) => boolean,
+  timeoutMs?: number,
+): Promise<RunDetail> => waitForRunOf(apiUrl, user.token, runId, until, timeoutMs);
 
 async function screenshot(apiUrl: string, runId: string, sequence: number): Promise<Buffer> {
   const answer = await request(apiUrl)

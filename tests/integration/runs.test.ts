@@ -11,6 +11,7 @@ import { createPrismaClient, createSecretBox, type Prisma } from '@pagewright/db
 import { MESSAGES, RUN_MESSAGES, type RunDetail } from '@pagewright/shared';
 import { FIXTURE_PASSWORD, startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
+import { waitForRun as waitForRunOf } from '../support/runs-api.js';
 import { fromRoot } from '../support/paths.js';
 import { keysWithoutExpiry } from '../support/redis-keys.js';
 import { STACK_WORKER_LOG, currentWorkerPid } from '../support/stack.js';
@@ -73,25 +74,12 @@ async function execute(user: User, extractorId: string): Promise<string> {
   return (answer.body as { runId: string }).runId;
 }
 
-async function readRun(user: User, runId: string): Promise<RunDetail> {
-  return (await api().get(`/api/extractor/run/${runId}`).set(bearer(user.token)).expect(200))
-    .body as RunDetail;
-}
-
-async function waitForRun(
+const waitForRun = (
   user: User,
   runId: string,
-  until: (run: RunDetail) => boolean = (run) => run.status !== 'EXECUTING',
-  timeoutMs = 60_000,
-): Promise<RunDetail> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const run = await readRun(user, runId);
-    if (until(run)) return run;
-    if (Date.now() > deadline) throw new Error(`run ${runId} still ${run.status}: ${JSON.stringify(run)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+  until?: (run: RunDetail) => boolean,
+  timeoutMs?: number,
+): Promise<RunDetail> => waitForRunOf(apiUrl, user.token, runId, until, timeoutMs);
 
 function loginActions(
   page: string,
