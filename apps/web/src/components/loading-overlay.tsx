@@ -2,14 +2,25 @@ import { Backdrop, CircularProgress } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { useIsLoading } from '../lib/loading';
 
-/** Full-screen overlay shown while a non-quiet API call runs. */
-export function LoadingOverlay() {
+/**
+ * The page dimmed under a spinner, above dialogs, taking no clicks: an API call or code being
+ * fetched. `showAfterMs` keeps a wait that ends at once from flashing it.
+ */
+export function SpinnerBackdrop({
+  open,
+  testId,
+  showAfterMs = 0,
+}: {
+  open: boolean;
+  testId: string;
+  showAfterMs?: number;
+}) {
   const { t } = useTranslation();
-  const isLoading = useIsLoading();
   return (
     <Backdrop
-      open={isLoading}
-      data-testid="loading-overlay"
+      open={open}
+      data-testid={testId}
+      style={showAfterMs > 0 ? { transitionDelay: open ? `${showAfterMs}ms` : '0ms' } : undefined}
       sx={{
         zIndex: (theme) => theme.zIndex.modal + 1,
         color: 'primary.main',
@@ -19,4 +30,9 @@ export function LoadingOverlay() {
       <CircularProgress color="inherit" aria-label={t('app.loading')} />
     </Backdrop>
   );
+}
+
+/** Full-screen overlay shown while a non-quiet API call runs. */
+export function LoadingOverlay() {
+  return <SpinnerBackdrop open={useIsLoading()} testId="loading-overlay" />;
 }

@@ -1,6 +1,7 @@
-import { Backdrop, Box, CircularProgress, Fade } from '@mui/material';
+import { Box, CircularProgress, Fade } from '@mui/material';
 import { useNavigation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
+import { SpinnerBackdrop } from './loading-overlay';
 
 /** After this long a wait for code shows, so a chunk that arrives at once never flashes a spinner. */
 const SHOW_AFTER_MS = 200;
@@ -28,21 +29,7 @@ export function ScreenLoading() {
  * call (the loading overlay), laid over the page so nothing under it moves, and takes no clicks.
  */
 function CodeLoadingBackdrop({ open, testId }: { open: boolean; testId: string }) {
-  const { t } = useTranslation();
-  return (
-    <Backdrop
-      open={open}
-      data-testid={testId}
-      style={{ transitionDelay: open ? `${SHOW_AFTER_MS}ms` : '0ms' }}
-      sx={{
-        zIndex: (theme) => theme.zIndex.modal + 1,
-        color: 'primary.main',
-        backgroundColor: 'rgba(255, 255, 255, 0.6)',
-      }}
-    >
-      <CircularProgress color="inherit" aria-label={t('app.loading')} />
-    </Backdrop>
-  );
+  return <SpinnerBackdrop open={open} testId={testId} showAfterMs={SHOW_AFTER_MS} />;
 }
 
 /** A move to a screen whose code is not loaded yet keeps the current screen on show until it is. */
