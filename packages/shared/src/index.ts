@@ -17,3 +17,6 @@ export * from './contracts/asks.js';
 export * from './contracts/builder.js';
 export * from './builder-rules.js';
 export * from './contracts/screen-share.js';
+export * from './query-operators.js';
+export * from './contracts/datasets.js';
+export * from './contracts/queries.js';

@@ -147,6 +147,51 @@ export const MESSAGES = {
   'extractor.timezones.error': 'Error to get Timezones',
   'extractor.investor.sign.in': 'You must sign in to use this action',
 
+  // Datasets (data spec §5, §8; texts the spec only describes are ours, see docs/decisions.md)
+  'dataset.list.error.name': 'Name is required',
+  'dataset.list.error.description': 'Description is required',
+  'dataset.list.error.unique': 'This name already exists, please choose a different one.',
+  'dataset.field.name.required': 'Enter Dataset Fields Name',
+  'dataset.field.name.unique': 'This field name is already used in this dataset',
+  'dataset.next.step.error': 'Unable to go to next step',
+  'dataset.type.unavailable':
+    'Only custom datasets can be created here: the F-Engine that fills the other types is not connected.',
+  'dataset.no.draft': 'This dataset wizard has ended; start it again from the dashboard.',
+  'dataset.map.one.action.per.extractor':
+    'A dataset field can take its value from only one action of each extractor',
+  'dataset.map.file.field':
+    'A FILE field takes its value from a file: a Get File, a Get Image or a FILE column',
+  'dataset.delete.query': 'Could not delete this dataset, it is associated with a query',
+  'dataset.field.remove.query': 'Could not remove this field, it is associated with a query',
+  'dataset.saved': 'Dataset saved successfully',
+  'dataset.deleted': 'Dataset deleted',
+  'dataset.renamed': 'Dataset renamed successfully.',
+  'dataset.canceled': 'Dataset wizard canceled',
+  'dataset.not.found': 'Dataset not found',
+
+  // Queries (data spec §5, §8)
+  'query.list.error.name': 'Name is required',
+  'query.list.error.description': 'Description is required',
+  'query.list.error.unique': 'This name already exists, please choose a different one.',
+  'query.all.fields.mandatory': 'All fields are mandatory',
+  'query.renamed': 'Query renamed successfully.',
+  'query.dataset.required': 'Choose a dataset to go on',
+  'query.field.required': 'Choose at least one field to go on',
+  'query.dataset.no.data': 'This dataset has no extracted data yet. Do you want to continue?',
+  'query.order.sequence.unique': 'Each order sequence can be used by one field only',
+  'query.operator.not.for.type': 'This operator does not apply to a {{type}} field',
+  'query.value.not.number': 'Type a number',
+  'query.value.not.date': 'Type a date (YYYY-MM-DD)',
+  'query.value.not.range': 'Type two dates: from and to',
+  'query.only.custom.editable': 'Only custom queries can be edited',
+  'query.no.draft': 'This query wizard has ended; start it again from the dashboard.',
+  'query.saved': 'Query saved successfully',
+  'query.deleted': 'Query deleted',
+  'query.canceled': 'Query wizard canceled',
+  'query.not.found': 'Query not found',
+  'query.file.not.found': 'File not found',
+  'query.export.error': 'The spreadsheet could not be made. Please try again later.',
+
   // Settings screen
   'settings.title': 'Settings',
   'settings.change.password': 'Change password',

@@ -1,0 +1,19 @@
+-- DropForeignKey
+ALTER TABLE "DatasetRow" DROP CONSTRAINT "DatasetRow_datasetId_fkey";
+
+-- DropForeignKey
+ALTER TABLE "DatasetRow" DROP CONSTRAINT "DatasetRow_runId_fkey";
+
+-- AlterTable
+ALTER TABLE "Dataset" ADD COLUMN     "filledAt" TIMESTAMP(3);
+
+-- AlterTable
+ALTER TABLE "Query" ADD COLUMN     "timeZone" VARCHAR(64) NOT NULL DEFAULT 'UTC';
+
+-- DropTable
+DROP TABLE "DatasetRow";
+
+
+-- Each dataset's rows live in a table of their own, one typed column per field (see
+-- packages/db/src/datasets/dataset-table.ts): this schema holds those tables.
+CREATE SCHEMA IF NOT EXISTS "dataset_rows";
