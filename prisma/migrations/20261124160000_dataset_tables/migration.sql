@@ -17,3 +17,14 @@ DROP TABLE "DatasetRow";
 -- Each dataset's rows live in a table of their own, one typed column per field (see
 -- packages/db/src/datasets/dataset-table.ts): this schema holds those tables.
 CREATE SCHEMA IF NOT EXISTS "dataset_rows";
+
+-- A text as a timestamptz when it reads as one, else NULL: a field changed from TEXT to DATETIME
+-- keeps the values that are dates and empties the others instead of failing the save.
+CREATE FUNCTION "dataset_rows".try_timestamptz(value text) RETURNS timestamptz
+LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+  RETURN value::timestamptz;
+EXCEPTION WHEN others THEN
+  RETURN NULL;
+END;
+$$;

@@ -1,0 +1,94 @@
+import type { ValueType } from '@pagewright/shared';
+import { datasetTable, fieldColumn, sqlTypeOf, type DatasetTableField } from './dataset-table.js';
+import type { SqlRunner } from './sql-runner.js';
+
+/** A value as a run read it: text, number, ISO date-time, a stored file's id, or nothing. */
+export type FillValue = string | number | null | undefined;
+
+const DECIMAL = /^-?\d+(\.\d+)?$/u;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/u;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu;
+
+/**
+ * The text PostgreSQL casts into the field's column, or null when the value does not fit the
+ * field's type (a NUMBER field given "n/a"): such a cell stays empty rather than failing the run.
+ */
+export function cellText(value: FillValue, type: ValueType): string | null {
+  if (value === null || value === undefined) return null;
+  switch (type) {
+    case 'TEXT':
+      return String(value);
+    case 'NUMBER': {
+      if (typeof value === 'number') return Number.isFinite(value) ? String(value) : null;
+      const text = value.trim();
+      return DECIMAL.test(text) ? text : null;
+    }
+    case 'DATETIME': {
+      const text = String(value).trim();
+      if (!ISO_DATE.test(text)) return null;
+      const time = Date.parse(text);
+      return Number.isNaN(time) ? null : new Date(time).toISOString();
+    }
+    case 'FILE':
+      return typeof value === 'string' && UUID.test(value) ? value : null;
+  }
+}
+
+export interface DatasetFill {
+  datasetId: string;
+  /** Every field of the dataset (the key flags decide how rows combine). */
+  fields: readonly DatasetTableField[];
+  /** The fields this run writes: the others keep what earlier runs (other extractors) wrote. */
+  writtenFieldIds: readonly string[];
+  /** Rows as field id → value. */
+  rows: readonly Readonly<Record<string, FillValue>>[];
+  extractorId: string | null;
+  runId: string | null;
+}
+
+/**
+ * Writes a run's rows in one statement (`INSERT … SELECT FROM unnest(…)`, one array parameter per
+ * column): with key fields, a row whose key values exist updates that row's written fields
+ * (ON CONFLICT on the key index); without, rows are appended. Rows of the batch sharing a key keep
+ * the last one (PostgreSQL refuses to update one row twice in a statement). Returns rows written.
+ */
+export async function fillDataset(sql: SqlRunner, fill: DatasetFill): Promise<number> {
+  const byId = new Map(fill.fields.map((field) => [field.id, field]));
+  const keys = fill.fields.filter((field) => field.isKey);
+  const written = [...new Set([...fill.writtenFieldIds, ...keys.map((field) => field.id)])].flatMap(
+    (id) => byId.get(id) ?? [],
+  );
+  if (written.length === 0 || fill.rows.length === 0) return 0;
+
+  const texts = fill.rows.map((row) => written.map((field) => cellText(row[field.id], field.type)));
+  let rows = texts;
+  if (keys.length > 0) {
+    const keyIndexes = keys.map((key) => written.indexOf(key));
+    const lastByKey = new Map<string, (string | null)[]>();
+    for (const row of texts) lastByKey.set(JSON.stringify(keyIndexes.map((index) => row[index])), row);
+    rows = [...lastByKey.values()];
+  }
+
+  const columns = written.map((field) => fieldColumn(field.id));
+  const arrays = written.map((_, index) => rows.map((row) => row[index] ?? null));
+  const n = written.length;
+  const selects = written.map((field, index) => `u.c${index}::${sqlTypeOf(field.type)}`);
+  const unnest = written.map((_, index) => `$${index + 1}::text[]`).join(', ');
+  const aliases = written.map((_, index) => `c${index}`).join(', ');
+  const updates = [
+    ...columns.map((column) => `${column} = EXCLUDED.${column}`),
+    '_extractor_id = EXCLUDED._extractor_id',
+    '_run_id = EXCLUDED._run_id',
+    '_updated_at = now()',
+  ];
+  const conflict =
+    keys.length > 0
+      ? ` ON CONFLICT (${keys.map((key) => fieldColumn(key.id)).join(', ')}) DO UPDATE SET ${updates.join(', ')}`
+      : '';
+  await sql.query(
+    `INSERT INTO ${datasetTable(fill.datasetId)} (${columns.join(', ')}, _extractor_id, _run_id)
+     SELECT ${selects.join(', ')}, $${n + 1}::uuid, $${n + 2}::uuid FROM unnest(${unnest}) AS u(${aliases})${conflict}`,
+    [...arrays, fill.extractorId, fill.runId],
+  );
+  return rows.length;
+}
