@@ -49,6 +49,10 @@ import { createSettingsService } from './modules/settings/settings.service.js';
 import { createUserRepository } from './modules/user/user.repository.js';
 import { userRoutes } from './modules/user/user.routes.js';
 import { createUserService } from './modules/user/user.service.js';
+import { createDatasetDraftStore } from './modules/datasets/dataset-draft.store.js';
+import { createDatasetRepository } from './modules/datasets/datasets.repository.js';
+import { datasetRoutes } from './modules/datasets/datasets.routes.js';
+import { createDatasetService } from './modules/datasets/datasets.service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -188,6 +192,12 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
         builder,
       });
       await api.register(builderRoutes, { builder });
+      await api.register(datasetRoutes, {
+        datasets: createDatasetService({
+          datasets: createDatasetRepository(app.db, app.sql),
+          drafts: createDatasetDraftStore(app.redis, config.REDIS_KEY_PREFIX, app.log),
+        }),
+      });
     },
     { prefix: '/api' },
   );

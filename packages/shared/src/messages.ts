@@ -168,6 +168,11 @@ export const MESSAGES = {
   'dataset.renamed': 'Dataset renamed successfully.',
   'dataset.canceled': 'Dataset wizard canceled',
   'dataset.not.found': 'Dataset not found',
+  'dataset.fill.error': "The run's rows could not be written to its datasets",
+  'dataset.map.keys.required':
+    'Every extractor that fills this dataset must fill all its key fields: {{fields}}',
+  'dataset.map.unknown.row': 'This value is not one of your extractors any more; go back a step',
+  'dataset.map.unknown.field': 'There is no field named "{{name}}" in this dataset',
 
   // Queries (data spec §5, §8)
   'query.list.error.name': 'Name is required',

@@ -5,7 +5,8 @@ ALTER TABLE "DatasetRow" DROP CONSTRAINT "DatasetRow_datasetId_fkey";
 ALTER TABLE "DatasetRow" DROP CONSTRAINT "DatasetRow_runId_fkey";
 
 -- AlterTable
-ALTER TABLE "Dataset" ADD COLUMN     "filledAt" TIMESTAMP(3);
+ALTER TABLE "Dataset" ADD COLUMN     "filledAt" TIMESTAMP(3),
+ADD COLUMN     "rowCount" INTEGER NOT NULL DEFAULT 0;
 
 -- AlterTable
 ALTER TABLE "Query" ADD COLUMN     "timeZone" VARCHAR(64) NOT NULL DEFAULT 'UTC';

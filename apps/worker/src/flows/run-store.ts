@@ -1,12 +1,13 @@
 import {
   Prisma,
   createFileStorage,
+  fillDatasetsOfRun,
   type FileMeta,
   type FileStorage,
   type PrismaClient,
   type RunStatus,
 } from '@pagewright/db';
-import type { PageElementArea } from '@pagewright/shared';
+import { AUTOMATION_ERROR_BASE, MESSAGES, type PageElementArea } from '@pagewright/shared';
 import type { KeptFile, StepRecord } from '@pagewright/automation';
 import { flowActionInclude } from './load-flow.js';
 
@@ -103,6 +104,32 @@ function fileMeta(userId: string, file: FileToStore): FileMeta {
 }
 
 /**
+ * A successful run's rows go into its datasets in the transaction that ends it. Rows that cannot be
+ * written (a dataset changed under the run) do not undo the run's end: they are rolled back to a
+ * savepoint and the run ends ERROR saying so, so the run is never left EXECUTING.
+ */
+async function fillDatasets(
+  tx: Prisma.TransactionClient,
+  runId: string,
+  extractorId: string,
+  end: RunEnd,
+): Promise<RunEnd> {
+  await tx.$executeRawUnsafe('SAVEPOINT dataset_fill');
+  try {
+    await fillDatasetsOfRun(tx, { id: runId, extractorId });
+    await tx.$executeRawUnsafe('RELEASE SAVEPOINT dataset_fill');
+    return end;
+  } catch (error) {
+    await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT dataset_fill');
+    return {
+      status: 'ERROR',
+      errorCode: AUTOMATION_ERROR_BASE + 13,
+      errorMessage: `${MESSAGES['dataset.fill.error']} (${error instanceof Error ? error.message.slice(0, 300) : 'unknown error'})`,
+    };
+  }
+}
+
+/**
  * The worker's reads and writes of runs, their steps and files (the worker's repository). Files go
  * through `files` (the API reads them back through the same store).
  */
@@ -182,12 +209,19 @@ export function createRunStore(db: PrismaClient, files: FileStorage = createFile
     saveSteps,
     /**
      * Ends a run still EXECUTING: run fields, the extractor's list status and last run, and the
-     * error message the dashboard shows once. False when the run had already ended (another worker
-     * or the API's stopped-run sweep got there first).
+     * error message the dashboard shows once; a SUCCESS also fills the extractor's datasets.
+     * Answers how the run ended (an ERROR if its rows could not be written), or null when it had
+     * already ended (another worker or the API's stopped-run sweep got there first).
      */
-    async finishRun(runId: string, end: RunEnd): Promise<boolean> {
+    async finishRun(runId: string, runEnd: RunEnd): Promise<RunEnd | null> {
+      let end = runEnd;
       return db.$transaction(async (tx) => {
         const finishedAt = new Date();
+        // Locked: the API's stopped-run sweep may end the same run meanwhile; one of the two waits.
+        const [owner] = await tx.$queryRaw<{ status: RunStatus; extractorId: string }[]>`
+          SELECT status, "extractorId" FROM "Run" WHERE id = ${runId}::uuid FOR UPDATE`;
+        if (owner?.status !== 'EXECUTING') return null;
+        if (end.status === 'SUCCESS') end = await fillDatasets(tx, runId, owner.extractorId, end);
         const updated = await tx.run.updateMany({
           where: { id: runId, status: 'EXECUTING' },
           data: {
@@ -198,8 +232,8 @@ export function createRunStore(db: PrismaClient, files: FileStorage = createFile
             errorSequence: end.errorSequence ?? null,
           },
         });
-        if (updated.count === 0) return false;
-        const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { extractorId: true } });
+        if (updated.count === 0) return null;
+        const run = owner;
         await tx.extractor.update({
           where: { id: run.extractorId },
           data: { status: end.status, lastRunAt: finishedAt },
@@ -215,7 +249,7 @@ export function createRunStore(db: PrismaClient, files: FileStorage = createFile
             },
           });
         }
-        return true;
+        return end;
       });
     },
 

@@ -159,7 +159,9 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
 
     // The run ends for its owner first; closing its browser context is the worker's cleanup.
     const closing = context?.close().catch(() => undefined);
-    if (await store.finishRun(runId, end)) {
+    const ended = await store.finishRun(runId, end);
+    if (ended) {
+      end = ended;
       await publishLiveEvent(deps.redis, deps.keyPrefix, run.userId, {
         type: 'run-status',
         extractorId: run.extractorId,

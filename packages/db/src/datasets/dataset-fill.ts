@@ -50,15 +50,19 @@ export interface DatasetFill {
  * Writes a run's rows in one statement (`INSERT … SELECT FROM unnest(…)`, one array parameter per
  * column): with key fields, a row whose key values exist updates that row's written fields
  * (ON CONFLICT on the key index); without, rows are appended. Rows of the batch sharing a key keep
- * the last one (PostgreSQL refuses to update one row twice in a statement). Returns rows written.
+ * the last one (PostgreSQL refuses to update one row twice in a statement). Returns the rows
+ * written and how many of them are new.
  */
-export async function fillDataset(sql: SqlRunner, fill: DatasetFill): Promise<number> {
+export async function fillDataset(
+  sql: SqlRunner,
+  fill: DatasetFill,
+): Promise<{ written: number; inserted: number }> {
   const byId = new Map(fill.fields.map((field) => [field.id, field]));
   const keys = fill.fields.filter((field) => field.isKey);
   const written = [...new Set([...fill.writtenFieldIds, ...keys.map((field) => field.id)])].flatMap(
     (id) => byId.get(id) ?? [],
   );
-  if (written.length === 0 || fill.rows.length === 0) return 0;
+  if (written.length === 0 || fill.rows.length === 0) return { written: 0, inserted: 0 };
 
   const texts = fill.rows.map((row) => written.map((field) => cellText(row[field.id], field.type)));
   let rows = texts;
@@ -85,10 +89,14 @@ export async function fillDataset(sql: SqlRunner, fill: DatasetFill): Promise<nu
     keys.length > 0
       ? ` ON CONFLICT (${keys.map((key) => fieldColumn(key.id)).join(', ')}) DO UPDATE SET ${updates.join(', ')}`
       : '';
-  await sql.query(
-    `INSERT INTO ${datasetTable(fill.datasetId)} (${columns.join(', ')}, _extractor_id, _run_id)
-     SELECT ${selects.join(', ')}, $${n + 1}::uuid, $${n + 2}::uuid FROM unnest(${unnest}) AS u(${aliases})${conflict}`,
+  // xmax is 0 on a row this statement inserted, not on one it updated: the dataset's row count.
+  const [result] = await sql.query<{ inserted: number }>(
+    `WITH written AS (
+       INSERT INTO ${datasetTable(fill.datasetId)} (${columns.join(', ')}, _extractor_id, _run_id)
+       SELECT ${selects.join(', ')}, $${n + 1}::uuid, $${n + 2}::uuid FROM unnest(${unnest}) AS u(${aliases})${conflict}
+       RETURNING (xmax = 0) AS inserted)
+     SELECT count(*) FILTER (WHERE inserted)::int AS inserted FROM written`,
     [...arrays, fill.extractorId, fill.runId],
   );
-  return rows.length;
+  return { written: rows.length, inserted: result?.inserted ?? 0 };
 }

@@ -118,6 +118,7 @@ export const labelColumnRowSchema = labelColumnKeySchema.extend({
     tableColumnName: z.string().nullable(),
   }),
   actionType: z.enum(ACTION_TYPES),
+  actionSequence: z.number().int(),
   extractorId: z.string().uuid(),
   /** What the value is: the column's type, or the action's (GET_NUMBER → NUMBER, GET_FILE → FILE…). */
   valueType: z.enum(VALUE_TYPES),

@@ -1,0 +1,94 @@
+import { stepValueSchema } from '@pagewright/shared';
+import type { Prisma } from '../generated/client.js';
+import { fillDataset } from './dataset-fill.js';
+import { rowsOfRun, type FieldSource, type RunStepValue } from './run-rows.js';
+import { prismaSql } from './sql-runner.js';
+
+/**
+ * Writes a successful run's values into every dataset its extractor's actions fill, in the
+ * caller's transaction (the one that ends the run: the rows and the run's end commit together).
+ * Returns the rows written per dataset id.
+ */
+export async function fillDatasetsOfRun(
+  tx: Prisma.TransactionClient,
+  run: { id: string; extractorId: string },
+): Promise<Map<string, number>> {
+  const maps = await tx.datasetMap.findMany({
+    where: {
+      OR: [
+        { action: { extractorId: run.extractorId } },
+        { tableColumn: { table: { action: { extractorId: run.extractorId } } } },
+      ],
+    },
+    select: {
+      actionId: true,
+      tableColumn: { select: { label: true, table: { select: { actionId: true } } } },
+      datasetField: { select: { id: true, datasetId: true } },
+    },
+  });
+  const written = new Map<string, number>();
+  if (maps.length === 0) return written;
+
+  const sourcesByDataset = new Map<string, FieldSource[]>();
+  for (const map of maps) {
+    const actionId = map.actionId ?? map.tableColumn?.table.actionId;
+    if (!actionId) continue;
+    const source = {
+      fieldId: map.datasetField.id,
+      actionId,
+      tableColumnLabel: map.tableColumn?.label ?? null,
+    };
+    const datasetId = map.datasetField.datasetId;
+    sourcesByDataset.set(datasetId, [...(sourcesByDataset.get(datasetId) ?? []), source]);
+  }
+  const actionIds = [...new Set([...sourcesByDataset.values()].flat().map((source) => source.actionId))];
+  const stepRows = await tx.runStep.findMany({
+    where: { runId: run.id, actionId: { in: actionIds } },
+    orderBy: [{ timestamp: 'asc' }, { id: 'asc' }],
+    select: {
+      actionId: true,
+      value: true,
+      fileId: true,
+      tableFiles: { select: { rowIndex: true, columnIndex: true, fileId: true } },
+    },
+  });
+  // A looped action ran several times: its last step counts.
+  const steps = new Map<string, RunStepValue>();
+  for (const step of stepRows) {
+    if (!step.actionId) continue;
+    const value = stepValueSchema.safeParse(step.value);
+    steps.set(step.actionId, {
+      actionId: step.actionId,
+      value: value.success ? value.data : null,
+      fileId: step.fileId,
+      tableFiles: step.tableFiles,
+    });
+  }
+
+  const sql = prismaSql(tx);
+  for (const [datasetId, sources] of sourcesByDataset) {
+    const rows = rowsOfRun(sources, [...steps.values()]);
+    if (rows.length === 0) continue;
+    // The dataset row is locked first: two runs filling one dataset count its rows one after the other.
+    const dataset = await tx.dataset.update({
+      where: { id: datasetId },
+      data: { filledAt: new Date(), isDirty: false },
+      select: { fields: { select: { id: true, type: true, isKey: true } } },
+    });
+    const result = await fillDataset(sql, {
+      datasetId,
+      fields: dataset.fields,
+      writtenFieldIds: sources.map((source) => source.fieldId),
+      rows,
+      extractorId: run.extractorId,
+      runId: run.id,
+    });
+    if (result.inserted > 0)
+      await tx.dataset.update({
+        where: { id: datasetId },
+        data: { rowCount: { increment: result.inserted } },
+      });
+    written.set(datasetId, result.written);
+  }
+  return written;
+}
