@@ -57,6 +57,11 @@ export function createDatasetDraftStore(redis: Redis, keyPrefix: string, log: Fa
       return parsed.data;
     },
 
+    /** The caller's draft when there is one (the rows step 2 offers do not need one). */
+    async find(userId: string): Promise<DatasetDraft | null> {
+      return (await redis.exists(keyOf(userId))) ? this.get(userId) : null;
+    },
+
     async drop(userId: string): Promise<void> {
       await redis.del(keyOf(userId));
     },

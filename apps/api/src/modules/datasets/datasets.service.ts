@@ -225,10 +225,10 @@ export function createDatasetService(deps: { datasets: DatasetRepository; drafts
     },
 
     async labelColumns(userId: string) {
-      const draft = await drafts.get(userId);
+      const draft = await drafts.find(userId);
       return {
         labelTablesColumnsDto: await labelColumnRows(userId),
-        labelTablesColumnsSelect: draft.selected,
+        labelTablesColumnsSelect: draft?.selected ?? [],
       };
     },
 

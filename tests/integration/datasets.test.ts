@@ -1,0 +1,777 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import request from 'supertest';
+import { createPrismaClient, datasetTable, fieldColumn, type Prisma } from '@pagewright/db';
+import {
+  MESSAGES,
+  formatMessage,
+  type DatasetDto,
+  type DatasetEditResponse,
+  type DatasetFieldDto,
+  type LabelColumnMappingRow,
+  type LabelColumnRow,
+} from '@pagewright/shared';
+import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
+import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
+import { waitForRun } from '../support/runs-api.js';
+
+const apiUrl = inject('apiUrl');
+const mailUrl = inject('mailUrl');
+const db = createPrismaClient(inject('databaseUrl'));
+const api = () => request(apiUrl);
+const bearer = (user: SignedInUser) => ({ Authorization: `Bearer ${user.token}` });
+
+type ActionRow = Omit<Prisma.ExtractorActionCreateWithoutExtractorInput, 'id'>;
+
+let site: FixtureSite;
+let owner: SignedInUser;
+let stranger: SignedInUser;
+
+async function insertExtractor(user: SignedInUser, name: string, actions: ActionRow[]): Promise<string> {
+  const extractor = await db.extractor.create({
+    data: { userId: user.id, name, description: name, extractorType: 'EXTRACTOR' },
+  });
+  for (const action of actions) {
+    await db.extractorAction.create({ data: { ...action, extractor: { connect: { id: extractor.id } } } });
+  }
+  return extractor.id;
+}
+
+/** The statements table (5 rows a page, 3 pages) with its title and page indicator as labels. */
+function statementActions(maxPages: number): ActionRow[] {
+  return [
+    { sequence: 10, type: 'NAVIGATE', textValue: `${site.url}/pages/table.html` },
+    { sequence: 20, type: 'GET_TEXT', label: 'Title', selectorValue: 'h1' },
+    {
+      sequence: 30,
+      type: 'GET_TABLE',
+      label: 'Statements',
+      options: { table: { nextPageSelector: '#next-page', maxPages } },
+      getTable: {
+        create: {
+          name: 'Statements',
+          tableSelector: '#statements',
+          rowSelector: '#statement-rows tr',
+          columns: {
+            create: [
+              { sequence: 1, label: 'Name', selector: 'td:nth-child(1)', type: 'TEXT' },
+              {
+                sequence: 2,
+                label: 'Amount',
+                selector: 'td:nth-child(2)',
+                type: 'NUMBER',
+                options: { numberMask: { beforePositive: '$', beforeNegative: '-' } },
+              },
+              {
+                sequence: 3,
+                label: 'Date',
+                selector: 'td:nth-child(3)',
+                type: 'DATETIME',
+                options: { dateMask: { mask: 'MM/dd/yyyy', gmt: 'Etc/GMT0' } },
+              },
+              { sequence: 4, label: 'Statement', selector: 'td:nth-child(4) a', type: 'FILE' },
+            ],
+          },
+        },
+      },
+    },
+    { sequence: 40, type: 'GET_TEXT', label: 'Page', selectorValue: '#page-indicator' },
+  ];
+}
+
+async function execute(user: SignedInUser, extractorId: string): Promise<void> {
+  const answer = await api().get(`/api/extractor/execute/${extractorId}`).set(bearer(user)).expect(200);
+  const run = await waitForRun(apiUrl, user.token, (answer.body as { runId: string }).runId);
+  expect(run.status, JSON.stringify(run.errorMessage)).toBe('SUCCESS');
+}
+
+interface FieldSpec {
+  name: string;
+  type?: 'TEXT' | 'NUMBER' | 'DATETIME' | 'FILE';
+  dataSetKey?: boolean;
+  datasetFieldId?: string | null;
+}
+
+const offeredRows = async (user: SignedInUser): Promise<LabelColumnRow[]> =>
+  (
+    (await api().get('/api/dataset/datasetlabelcolumn').set(bearer(user)).expect(200)).body as {
+      labelTablesColumnsDto: LabelColumnRow[];
+    }
+  ).labelTablesColumnsDto;
+
+/** "Statements / Name" for a column, "Title" for a label: how the tests name an offered row. */
+const rowName = (row: LabelColumnRow) =>
+  row.extractorLabelTableColumnDto.tableColumnName
+    ? `${row.extractorLabelTableColumnDto.tableName} / ${row.extractorLabelTableColumnDto.tableColumnName}`
+    : row.extractorLabelTableColumnDto.actionLabel;
+
+/**
+ * The whole wizard: fields (step 1), the rows of `extractorId` named in `mapping` (step 2), each
+ * checked for its field (step 3), save. `mapping` is field name → row name of each extractor.
+ */
+async function buildDataset(
+  user: SignedInUser,
+  name: string,
+  fields: FieldSpec[],
+  mapping: Record<string, Record<string, string>>,
+): Promise<string> {
+  const created = await api()
+    .post('/api/dataset/createdataset')
+    .set(bearer(user))
+    .send({ type: 'CUSTOM', name, description: `${name} rows` })
+    .expect(201);
+  const datasetId = (created.body as { id: string }).id;
+  await api().post('/api/dataset/datasetfield').set(bearer(user)).send({ fields }).expect(200);
+  return saveMapping(user, datasetId, mapping);
+}
+
+async function saveMapping(
+  user: SignedInUser,
+  datasetId: string,
+  mapping: Record<string, Record<string, string>>,
+  expected = 200,
+): Promise<string> {
+  const offered = await offeredRows(user);
+  const chosen = Object.entries(mapping).flatMap(([extractorId, byField]) =>
+    Object.entries(byField).map(([field, row]) => {
+      const found = offered.find(
+        (candidate) => candidate.extractorId === extractorId && rowName(candidate) === row,
+      );
+      if (!found) throw new Error(`no offered row ${row} of ${extractorId}`);
+      return { field, row: found };
+    }),
+  );
+  const unique = [
+    ...new Map(chosen.map(({ row }) => [`${row.actionId}:${row.tableColumnId}`, row])).values(),
+  ];
+  const step3 = await api()
+    .post('/api/dataset/labeltablecolumnlist')
+    .set(bearer(user))
+    .send({ rows: unique.map(({ actionId, tableColumnId }) => ({ actionId, tableColumnId })) })
+    .expect(200);
+  const mappingRows = (step3.body as { labelAndTableColumnDtoList: LabelColumnMappingRow[] })
+    .labelAndTableColumnDtoList;
+  const rows = mappingRows.map((row) => ({
+    actionId: row.actionId,
+    tableColumnId: row.tableColumnId,
+    checkBoxes: row.checkBoxes.map((box) => ({
+      datasetFieldName: box.datasetFieldName,
+      checked: chosen.some(
+        ({ field, row: source }) =>
+          field === box.datasetFieldName &&
+          source.actionId === row.actionId &&
+          source.tableColumnId === row.tableColumnId,
+      ),
+    })),
+  }));
+  const saved = await api()
+    .post('/api/dataset/save')
+    .query({ datasetId })
+    .set(bearer(user))
+    .send({ rows })
+    .expect(expected);
+  if (expected === 200) expect(saved.body).toEqual({ id: datasetId, message: MESSAGES['dataset.saved'] });
+  return datasetId;
+}
+
+async function edit(user: SignedInUser, datasetId: string): Promise<DatasetEditResponse> {
+  return (await api().get('/api/dataset/edit').query({ datasetId }).set(bearer(user)).expect(200))
+    .body as DatasetEditResponse;
+}
+
+async function listed(user: SignedInUser, datasetId: string): Promise<DatasetDto | undefined> {
+  const list = (await api().get('/api/dataset/datasetdashboard').set(bearer(user)).expect(200))
+    .body as DatasetDto[];
+  return list.find((dataset) => dataset.id === datasetId);
+}
+
+/** The dataset's rows as field name → value, read straight from its table. */
+async function rowsOf(datasetId: string): Promise<Record<string, unknown>[]> {
+  const fields = await db.datasetField.findMany({ where: { datasetId }, orderBy: { sequence: 'asc' } });
+  const columns = fields.map(
+    (field) => `${fieldColumn(field.id)}::text AS "${field.name.replaceAll('"', '""')}"`,
+  );
+  const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(
+    `SELECT _run_id::text AS "runId", ${columns.join(', ')} FROM ${datasetTable(datasetId)} ORDER BY _row_id`,
+  );
+  return rows;
+}
+
+const tableExists = async (datasetId: string): Promise<boolean> => {
+  const [row] = await db.$queryRawUnsafe<{ found: string | null }[]>(
+    `SELECT to_regclass($1)::text AS found`,
+    datasetTable(datasetId),
+  );
+  return row?.found !== null && row?.found !== undefined;
+};
+
+const STATEMENT_FIELDS: FieldSpec[] = [
+  { name: 'Name', type: 'TEXT', dataSetKey: true },
+  { name: 'Amount', type: 'NUMBER', dataSetKey: false },
+  { name: 'Date', type: 'DATETIME', dataSetKey: false },
+  { name: 'Statement', type: 'FILE', dataSetKey: false },
+  { name: 'Title', type: 'TEXT', dataSetKey: false },
+  { name: 'Page', type: 'TEXT', dataSetKey: false },
+];
+const STATEMENT_MAPPING = {
+  Name: 'Statements / Name',
+  Amount: 'Statements / Amount',
+  Date: 'Statements / Date',
+  Statement: 'Statements / Statement',
+  Title: 'Title',
+  Page: 'Page',
+};
+
+beforeAll(async () => {
+  site = await startFixtureSite();
+  [owner, stranger] = await Promise.all([
+    createSignedInUser(db, apiUrl, mailUrl, 'datasets-owner'),
+    createSignedInUser(db, apiUrl, mailUrl, 'datasets-stranger'),
+  ]);
+});
+
+afterAll(async () => {
+  await site?.close();
+  await db.$disconnect();
+});
+
+describe('datasets filled by extractor runs', () => {
+  let statementsExtractor: string;
+  let statements: string;
+
+  it('builds a dataset through the wizard from the caller’s own extractors', async () => {
+    statementsExtractor = await insertExtractor(owner, 'Statements reader', statementActions(2));
+    await insertExtractor(stranger, 'Stranger reader', statementActions(1));
+
+    const created = await api()
+      .post('/api/dataset/createdataset')
+      .set(bearer(owner))
+      .send({ type: 'CUSTOM', name: 'Statements', description: 'Every statement' })
+      .expect(201);
+    const datasetId = (created.body as { id: string }).id;
+
+    // Step 1's rules, with the spec's texts and the field at fault.
+    const unnamed = await api()
+      .post('/api/dataset/datasetfield')
+      .set(bearer(owner))
+      .send({ fields: [{ name: '  ', type: 'TEXT' }] })
+      .expect(400);
+    expect(unnamed.body).toMatchObject({
+      message: MESSAGES['dataset.field.name.required'],
+      field: 'fields.0.name',
+    });
+    const twice = await api()
+      .post('/api/dataset/datasetfield')
+      .set(bearer(owner))
+      .send({ fields: [{ name: 'Name' }, { name: 'name' }] })
+      .expect(400);
+    expect(twice.body).toMatchObject({
+      message: MESSAGES['dataset.field.name.unique'],
+      field: 'fields.1.name',
+    });
+    const none = await api()
+      .post('/api/dataset/datasetfield')
+      .set(bearer(owner))
+      .send({ fields: [] })
+      .expect(400);
+    expect(none.body.message).toBe(MESSAGES['dataset.next.step.error']);
+
+    const step1 = await api()
+      .post('/api/dataset/datasetfield')
+      .set(bearer(owner))
+      .send({
+        fields: STATEMENT_FIELDS.map(({ dataSetKey, ...field }) =>
+          dataSetKey ? field : { ...field, dataSetKey },
+        ),
+      })
+      .expect(200);
+    const fields = (step1.body as { datasetFieldDtoList: DatasetFieldDto[] }).datasetFieldDtoList;
+    // The key flag is on unless turned off; new fields have no id before save.
+    expect(fields.map((field) => [field.name, field.type, field.dataSetKey, field.id])).toEqual([
+      ['Name', 'TEXT', true, null],
+      ['Amount', 'NUMBER', false, null],
+      ['Date', 'DATETIME', false, null],
+      ['Statement', 'FILE', false, null],
+      ['Title', 'TEXT', false, null],
+      ['Page', 'TEXT', false, null],
+    ]);
+    const fieldList = await api().get('/api/dataset/datasetfieldlist').set(bearer(owner)).expect(200);
+    expect(fieldList.body).toEqual(step1.body);
+
+    // Step 2 offers the labels and every table column of the caller's extractors only.
+    const offered = await offeredRows(owner);
+    const mine = offered.filter((row) => row.extractorId === statementsExtractor);
+    expect(mine.map((row) => [rowName(row), row.actionType, row.valueType])).toEqual([
+      ['Title', 'GET_TEXT', 'TEXT'],
+      ['Statements / Name', 'GET_TABLE', 'TEXT'],
+      ['Statements / Amount', 'GET_TABLE', 'NUMBER'],
+      ['Statements / Date', 'GET_TABLE', 'DATETIME'],
+      ['Statements / Statement', 'GET_TABLE', 'FILE'],
+      ['Page', 'GET_TEXT', 'TEXT'],
+    ]);
+    expect(mine[1]?.extractorLabelTableColumnDto).toEqual({
+      extractorName: 'Statements reader',
+      actionLabel: 'Statements',
+      tableName: 'Statements',
+      tableColumnName: 'Name',
+    });
+    expect(offered.some((row) => row.extractorLabelTableColumnDto.extractorName === 'Stranger reader')).toBe(
+      false,
+    );
+
+    // Step 3: one check box per field, none checked for a new dataset.
+    const step3 = await api()
+      .post('/api/dataset/labeltablecolumnlist')
+      .set(bearer(owner))
+      .send({ rows: [{ actionId: mine[1]!.actionId, tableColumnId: mine[1]!.tableColumnId }] })
+      .expect(200);
+    expect(
+      (step3.body as { labelAndTableColumnDtoList: LabelColumnMappingRow[] }).labelAndTableColumnDtoList[0]
+        ?.checkBoxes,
+    ).toEqual(STATEMENT_FIELDS.map((field) => ({ datasetFieldName: field.name, checked: false })));
+
+    // A FILE field takes only a file; an extractor must fill every key field.
+    const fileFromText = await api()
+      .post('/api/dataset/save')
+      .query({ datasetId })
+      .set(bearer(owner))
+      .send({
+        rows: [
+          {
+            actionId: mine[0]!.actionId,
+            tableColumnId: null,
+            checkBoxes: [{ datasetFieldName: 'Statement', checked: true }],
+          },
+        ],
+      })
+      .expect(400);
+    expect(fileFromText.body.message).toBe(MESSAGES['dataset.map.file.field']);
+    const keyless = await api()
+      .post('/api/dataset/save')
+      .query({ datasetId })
+      .set(bearer(owner))
+      .send({
+        rows: [
+          {
+            actionId: mine[0]!.actionId,
+            tableColumnId: null,
+            checkBoxes: [{ datasetFieldName: 'Title', checked: true }],
+          },
+        ],
+      })
+      .expect(400);
+    expect(keyless.body.message).toBe(formatMessage('dataset.map.keys.required', { fields: 'Name' }));
+    // Nothing was stored by the refused saves.
+    expect(await db.dataset.count({ where: { id: datasetId } })).toBe(0);
+
+    statements = await saveMapping(owner, datasetId, { [statementsExtractor]: STATEMENT_MAPPING });
+    expect(await listed(owner, statements)).toMatchObject({
+      name: 'Statements',
+      type: 'CUSTOM',
+      dirty: false,
+      rowCount: 0,
+    });
+    expect(
+      (
+        await api()
+          .get('/api/dataset/verifyDatasetHasData')
+          .query({ datasetId: statements })
+          .set(bearer(owner))
+          .expect(200)
+      ).body,
+    ).toBe(false);
+    // The wizard ended with the save: its draft is gone.
+    await api().get('/api/dataset/datasetfieldlist').set(bearer(owner)).expect(409);
+  });
+
+  it('refuses a name the caller already uses, and F-Engine types', async () => {
+    const taken = await api()
+      .post('/api/dataset/createdataset')
+      .set(bearer(owner))
+      .send({ type: 'CUSTOM', name: 'Statements', description: 'again' })
+      .expect(409);
+    expect(taken.body).toMatchObject({ message: MESSAGES['dataset.list.error.unique'], field: 'name' });
+    // Another user may use the same name.
+    await api()
+      .post('/api/dataset/createdataset')
+      .set(bearer(stranger))
+      .send({ type: 'CUSTOM', name: 'Statements', description: 'mine' })
+      .expect(201);
+    await api().get('/api/dataset/canceldataset').set(bearer(stranger)).expect(200);
+    const fengine = await api()
+      .post('/api/dataset/createdataset')
+      .set(bearer(owner))
+      .send({ type: 'FENGINE_FUND', name: 'Funds', description: 'funds' })
+      .expect(400);
+    expect(fengine.body).toMatchObject({ message: MESSAGES['dataset.type.unavailable'], field: 'type' });
+  });
+
+  it('an execution writes one row per table row with the labels repeated; a second one updates by key', async () => {
+    await execute(owner, statementsExtractor);
+    const rows = await rowsOf(statements);
+    expect(rows).toHaveLength(10);
+    expect(rows[0]).toMatchObject({
+      Name: 'Alice Martin',
+      Amount: '1234.5',
+      Date: '2025-03-14 00:00:00+00',
+      Title: 'Statements',
+      Page: 'Page 2 of 3',
+    });
+    expect(rows[1]).toMatchObject({ Name: 'Bruno Costa', Amount: '-20', Title: 'Statements' });
+    // FILE cells keep the run's stored file, not a link that expires.
+    const file = await db.storedFile.findUniqueOrThrow({ where: { id: rows[0]!.Statement as string } });
+    expect(file).toMatchObject({ name: 'statement-1.pdf', userId: owner.id });
+    expect(await listed(owner, statements)).toMatchObject({ rowCount: 10, dirty: false });
+    expect(
+      (
+        await api()
+          .get('/api/dataset/verifyDatasetHasData')
+          .query({ datasetId: statements })
+          .set(bearer(owner))
+          .expect(200)
+      ).body,
+    ).toBe(true);
+
+    // Three pages now: the ten known names are updated, five are new; nothing is duplicated.
+    await db.extractorAction.updateMany({
+      where: { extractorId: statementsExtractor, type: 'GET_TABLE' },
+      data: { options: { table: { nextPageSelector: '#next-page', maxPages: 3 } } },
+    });
+    await execute(owner, statementsExtractor);
+    const again = await rowsOf(statements);
+    expect(again).toHaveLength(15);
+    expect(new Set(again.map((row) => row.Name)).size).toBe(15);
+    expect(again[0]).toMatchObject({ Name: 'Alice Martin', Page: 'Page 3 of 3' });
+    expect(new Set(again.map((row) => row.runId)).size).toBe(1);
+    expect(again.at(-1)).toMatchObject({ Name: 'Olga Novak', Amount: '640.4' });
+    expect(await listed(owner, statements)).toMatchObject({ rowCount: 15 });
+  });
+
+  it('a validation in the builder fills nothing', async () => {
+    const before = await rowsOf(statements);
+    await api().get(`/api/extractor/edit/${statementsExtractor}`).set(bearer(owner)).expect(200);
+    const validation = await api()
+      .get('/api/extractor/validate')
+      .query({ extractorType: 'EXTRACTOR' })
+      .set(bearer(owner))
+      .buffer(true)
+      .expect(200);
+    const result = JSON.parse(validation.text.trim().split('\n').at(-1) ?? '{}') as { error: unknown };
+    expect(result.error).toBeNull();
+    expect(await rowsOf(statements)).toEqual(before);
+    await api()
+      .get('/api/extractor/end')
+      .query({ extractorType: 'EXTRACTOR' })
+      .set(bearer(owner))
+      .expect(200);
+  });
+
+  it('two extractors feed one dataset: rows join by key, each writing its own fields; without keys runs append', async () => {
+    const amounts = await insertExtractor(owner, 'Amounts reader', statementActions(2));
+    const pages = await insertExtractor(owner, 'Pages reader', statementActions(1));
+    const joined = await buildDataset(
+      owner,
+      'Joined',
+      [
+        { name: 'Name', type: 'TEXT' },
+        { name: 'Amount', type: 'NUMBER', dataSetKey: false },
+        { name: 'Seen on', type: 'TEXT', dataSetKey: false },
+      ],
+      {
+        [amounts]: { Name: 'Statements / Name', Amount: 'Statements / Amount' },
+        [pages]: { Name: 'Statements / Name', 'Seen on': 'Page' },
+      },
+    );
+    const log = await buildDataset(
+      owner,
+      'Run log',
+      [
+        { name: 'Title', dataSetKey: false },
+        { name: 'Page', dataSetKey: false },
+      ],
+      {
+        [pages]: { Title: 'Title', Page: 'Page' },
+      },
+    );
+
+    await execute(owner, amounts);
+    await execute(owner, pages);
+    await execute(owner, pages);
+    const rows = await rowsOf(joined);
+    expect(rows).toHaveLength(10);
+    const alice = rows.find((row) => row.Name === 'Alice Martin');
+    const farid = rows.find((row) => row.Name === 'Farid Haddad');
+    // Alice is on page 1: both extractors wrote her row; Farid is on page 2, which only one reads.
+    expect(alice).toMatchObject({ Amount: '1234.5', 'Seen on': 'Page 1 of 3' });
+    expect(farid).toMatchObject({ Amount: '45.1', 'Seen on': null });
+    // No key fields: each run appends its one row of labels.
+    expect(await rowsOf(log)).toEqual([
+      expect.objectContaining({ Title: 'Statements', Page: 'Page 1 of 3' }),
+      expect.objectContaining({ Title: 'Statements', Page: 'Page 1 of 3' }),
+    ]);
+  });
+
+  it('edit opens the saved dataset; changing fields keeps the rows and marks it dirty', async () => {
+    const opened = await edit(owner, statements);
+    expect(opened.datasetDto).toMatchObject({ id: statements, name: 'Statements', rowCount: 15 });
+    expect(opened.datasetFieldDtoList.map((field) => field.name)).toEqual(
+      STATEMENT_FIELDS.map((field) => field.name),
+    );
+    expect(
+      opened.datasetFieldDtoList.every((field) => field.id === field.datasetFieldId && field.id !== null),
+    ).toBe(true);
+    expect(opened.datasetMap).toHaveLength(6);
+    expect(opened.labelTablesColumnsSelect).toHaveLength(6);
+    expect(opened.actionList.map((action) => action.type).sort()).toEqual([
+      'GET_TABLE',
+      'GET_TEXT',
+      'GET_TEXT',
+    ]);
+    const byName = new Map(opened.datasetFieldDtoList.map((field) => [field.name, field]));
+
+    // Title goes (removed from the draft), Comment is new; the others keep their ids.
+    const removed = await api()
+      .delete('/api/dataset/removedatasetfield/')
+      .query({ datasetId: statements, datasetFieldId: byName.get('Title')!.id, datasetFieldName: 'Title' })
+      .set(bearer(owner))
+      .expect(200);
+    expect(
+      (removed.body as { datasetFieldDtoList: DatasetFieldDto[] }).datasetFieldDtoList.map((f) => f.name),
+    ).not.toContain('Title');
+    await api()
+      .post('/api/dataset/datasetfield')
+      .set(bearer(owner))
+      .send({
+        fields: [
+          ...opened.datasetFieldDtoList
+            .filter((field) => field.name !== 'Title')
+            .map((field) => ({
+              datasetFieldId: field.id,
+              name: field.name,
+              type: field.type,
+              dataSetKey: field.dataSetKey,
+            })),
+          { name: 'Comment', type: 'TEXT', dataSetKey: false },
+        ],
+      })
+      .expect(200);
+    const step3 = await api()
+      .post('/api/dataset/labeltablecolumnlist')
+      .set(bearer(owner))
+      .send({ rows: opened.labelTablesColumnsSelect })
+      .expect(200);
+    // The boxes come checked as the dataset maps them now.
+    const checked = (
+      step3.body as { labelAndTableColumnDtoList: LabelColumnMappingRow[] }
+    ).labelAndTableColumnDtoList
+      .flatMap((row) =>
+        row.checkBoxes.filter((box) => box.checked).map((box) => `${rowName(row)} → ${box.datasetFieldName}`),
+      )
+      .sort();
+    expect(checked).toEqual([
+      'Page → Page',
+      'Statements / Amount → Amount',
+      'Statements / Date → Date',
+      'Statements / Name → Name',
+      'Statements / Statement → Statement',
+    ]);
+    const rows = (
+      step3.body as { labelAndTableColumnDtoList: LabelColumnMappingRow[] }
+    ).labelAndTableColumnDtoList.map((row) => ({
+      actionId: row.actionId,
+      tableColumnId: row.tableColumnId,
+      checkBoxes: row.checkBoxes,
+    }));
+    await api()
+      .post('/api/dataset/save')
+      .query({ datasetId: statements })
+      .set(bearer(owner))
+      .send({ rows })
+      .expect(200);
+
+    const after = await rowsOf(statements);
+    expect(after).toHaveLength(15);
+    expect(after[0]).toEqual(
+      expect.objectContaining({ Name: 'Alice Martin', Amount: '1234.5', Comment: null }),
+    );
+    expect(after[0]).not.toHaveProperty('Title');
+    expect(await listed(owner, statements)).toMatchObject({ dirty: true, rowCount: 15 });
+    // The next fill clears it.
+    await execute(owner, statementsExtractor);
+    expect(await listed(owner, statements)).toMatchObject({ dirty: false, rowCount: 15 });
+  });
+
+  it('cancel leaves nothing behind, and the saved dataset as it was', async () => {
+    const created = await api()
+      .post('/api/dataset/createdataset')
+      .set(bearer(owner))
+      .send({ type: 'CUSTOM', name: 'Never saved', description: 'cancelled' })
+      .expect(201);
+    await api()
+      .post('/api/dataset/datasetfield')
+      .set(bearer(owner))
+      .send({ fields: [{ name: 'A' }] })
+      .expect(200);
+    await api().get('/api/dataset/canceldataset').set(bearer(owner)).expect(200);
+    expect(await db.dataset.count({ where: { name: 'Never saved' } })).toBe(0);
+    expect(await tableExists((created.body as { id: string }).id)).toBe(false);
+    await api().get('/api/dataset/datasetfieldlist').set(bearer(owner)).expect(409);
+
+    const opened = await edit(owner, statements);
+    await api()
+      .post('/api/dataset/datasetfield')
+      .set(bearer(owner))
+      .send({ fields: [{ name: 'Only this' }] })
+      .expect(200);
+    await api().get('/api/dataset/canceldataset').set(bearer(owner)).expect(200);
+    expect((await edit(owner, statements)).datasetFieldDtoList).toEqual(opened.datasetFieldDtoList);
+    await api().get('/api/dataset/canceldataset').set(bearer(owner)).expect(200);
+  });
+
+  it('refuses deleting a dataset, or removing a field, while a query uses it', async () => {
+    const opened = await edit(owner, statements);
+    await api().get('/api/dataset/canceldataset').set(bearer(owner)).expect(200);
+    const nameField = opened.datasetFieldDtoList.find((field) => field.name === 'Name')!;
+    const query = await db.query.create({
+      data: {
+        userId: owner.id,
+        name: 'Uses statements',
+        description: 'reads Name',
+        datasetId: statements,
+        fields: { create: [{ datasetFieldId: nameField.id!, sequence: 0 }] },
+      },
+    });
+
+    const refused = await api()
+      .get('/api/dataset/deletedataset')
+      .query({ datasetId: statements })
+      .set(bearer(owner))
+      .expect(409);
+    expect(refused.body.message).toBe(MESSAGES['dataset.delete.query']);
+    await edit(owner, statements);
+    const fieldRefused = await api()
+      .delete('/api/dataset/removedatasetfield/')
+      .query({ datasetId: statements, datasetFieldId: nameField.id!, datasetFieldName: 'Name' })
+      .set(bearer(owner))
+      .expect(409);
+    expect(fieldRefused.body.message).toBe(MESSAGES['dataset.field.remove.query']);
+    // Leaving it out of step 1's list is the same removal, refused the same way.
+    const leftOut = await api()
+      .post('/api/dataset/datasetfield')
+      .set(bearer(owner))
+      .send({ fields: [{ name: 'Other' }] })
+      .expect(409);
+    expect(leftOut.body.message).toBe(MESSAGES['dataset.field.remove.query']);
+    await api().get('/api/dataset/canceldataset').set(bearer(owner)).expect(200);
+    expect(await tableExists(statements)).toBe(true);
+
+    await db.query.delete({ where: { id: query.id } });
+    await api()
+      .get('/api/dataset/deletedataset')
+      .query({ datasetId: statements })
+      .set(bearer(owner))
+      .expect(200);
+    expect(await listed(owner, statements)).toBeUndefined();
+    expect(await tableExists(statements)).toBe(false);
+    // The extractor it was mapped from can be deleted now.
+    await api().delete(`/api/extractor/${statementsExtractor}`).set(bearer(owner)).expect(200);
+  });
+
+  it('SQL-looking names and values are stored as text', async () => {
+    const tricky = `x"); DROP TABLE "User"; --`;
+    const extractor = await insertExtractor(owner, `Reader ${tricky}`, [
+      { sequence: 10, type: 'NAVIGATE', textValue: `${site.url}/pages/table.html` },
+      {
+        sequence: 20,
+        type: 'SCRIPT',
+        label: tricky,
+        options: {
+          script: {
+            script: `return ${JSON.stringify(`'); DELETE FROM "Dataset"; --`)};`,
+            returnType: 'TEXT',
+          },
+        },
+      },
+    ]);
+    const datasetId = await buildDataset(owner, `Set ${tricky}`, [{ name: tricky, dataSetKey: false }], {
+      [extractor]: { [tricky]: tricky },
+    });
+    await execute(owner, extractor);
+    expect(await rowsOf(datasetId)).toEqual([
+      expect.objectContaining({ [tricky]: `'); DELETE FROM "Dataset"; --` }),
+    ]);
+    expect(await db.user.count()).toBeGreaterThan(1);
+  });
+});
+
+describe("one user never reaches another's datasets", () => {
+  it('answers 404 (or no draft) on every id-taking route, and offers none of their extractors', async () => {
+    const extractor = await insertExtractor(owner, 'Private reader', statementActions(1));
+    const datasetId = await buildDataset(owner, 'Private', [{ name: 'Name' }], {
+      [extractor]: { Name: 'Statements / Name' },
+    });
+    const asStranger = bearer(stranger);
+    await api().get('/api/dataset/edit').query({ datasetId }).set(asStranger).expect(404);
+    await api().get('/api/dataset/verifyDatasetHasData').query({ datasetId }).set(asStranger).expect(404);
+    await api().get('/api/dataset/deletedataset').query({ datasetId }).set(asStranger).expect(404);
+    await api()
+      .post('/api/dataset/rename')
+      .set(asStranger)
+      .send({ id: datasetId, name: 'Mine', description: 'x' })
+      .expect(404);
+    await api().post('/api/dataset/save').query({ datasetId }).set(asStranger).send({ rows: [] }).expect(409);
+    await api()
+      .delete('/api/dataset/removedatasetfield/')
+      .query({ datasetId, datasetFieldName: 'Name' })
+      .set(asStranger)
+      .expect(409);
+    const list = (await api().get('/api/dataset/datasetdashboard').set(asStranger).expect(200))
+      .body as DatasetDto[];
+    expect(list.some((dataset) => dataset.id === datasetId)).toBe(false);
+
+    // The owner's actions cannot be mapped into the stranger's draft.
+    const ownerRow = (await offeredRows(owner)).find((row) => row.extractorId === extractor)!;
+    await api()
+      .post('/api/dataset/createdataset')
+      .set(asStranger)
+      .send({ type: 'CUSTOM', name: 'Theirs', description: 'x' })
+      .expect(201);
+    await api()
+      .post('/api/dataset/datasetfield')
+      .set(asStranger)
+      .send({ fields: [{ name: 'Name' }] })
+      .expect(200);
+    const foreign = await api()
+      .post('/api/dataset/labeltablecolumnlist')
+      .set(asStranger)
+      .send({ rows: [{ actionId: ownerRow.actionId, tableColumnId: ownerRow.tableColumnId }] })
+      .expect(400);
+    expect(foreign.body.message).toBe(MESSAGES['dataset.map.unknown.row']);
+    await api().get('/api/dataset/canceldataset').set(asStranger).expect(200);
+
+    // The owner's dataset and draft are untouched.
+    expect(await listed(owner, datasetId)).toMatchObject({ name: 'Private' });
+  });
+
+  it('renames with the spec text on a used name', async () => {
+    const list = (await api().get('/api/dataset/datasetdashboard').set(bearer(owner)).expect(200))
+      .body as DatasetDto[];
+    const [first, second] = list;
+    const taken = await api()
+      .post('/api/dataset/rename')
+      .set(bearer(owner))
+      .send({ id: first!.id, name: second!.name, description: 'x' })
+      .expect(409);
+    expect(taken.body).toMatchObject({ message: MESSAGES['dataset.list.error.unique'], field: 'name' });
+    const renamed = await api()
+      .post('/api/dataset/rename')
+      .set(bearer(owner))
+      .send({ id: first!.id, name: 'Renamed set', description: 'new words' })
+      .expect(200);
+    expect(renamed.body).toMatchObject({
+      id: first!.id,
+      name: 'Renamed set',
+      description: 'new words',
+      message: MESSAGES['dataset.renamed'],
+    });
+  });
+});
