@@ -775,3 +775,16 @@ describe("one user never reaches another's datasets", () => {
     });
   });
 });
+
+describe('a dataset table never outlives its dataset', () => {
+  it('is dropped with its owner’s account, as with the dataset itself', async () => {
+    const leaving = await createSignedInUser(db, apiUrl, mailUrl, 'datasets-leaving');
+    const extractor = await insertExtractor(leaving, 'Leaving reader', statementActions(1));
+    const datasetId = await buildDataset(leaving, 'Leaving', [{ name: 'Name' }], {
+      [extractor]: { Name: 'Statements / Name' },
+    });
+    expect(await tableExists(datasetId)).toBe(true);
+    await db.user.delete({ where: { id: leaving.id } });
+    expect(await tableExists(datasetId)).toBe(false);
+  });
+});

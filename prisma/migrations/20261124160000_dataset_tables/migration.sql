@@ -29,3 +29,16 @@ EXCEPTION WHEN others THEN
   RETURN NULL;
 END;
 $$;
+
+-- A dataset's table goes with its row, whichever way the row goes (its own delete, or its owner's
+-- account removed by cascade): no table is left behind without its dataset.
+CREATE FUNCTION "dataset_rows".drop_dataset_table() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE format('DROP TABLE IF EXISTS %I.%I', 'dataset_rows', 'ds_' || replace(OLD.id::text, '-', ''));
+  RETURN OLD;
+END;
+$$;
+
+CREATE TRIGGER "Dataset_drop_table" AFTER DELETE ON "Dataset"
+FOR EACH ROW EXECUTE FUNCTION "dataset_rows".drop_dataset_table();
