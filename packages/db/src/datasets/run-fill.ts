@@ -66,7 +66,10 @@ export async function fillDatasetsOfRun(
   }
 
   const sql = prismaSql(tx);
-  for (const [datasetId, sources] of sourcesByDataset) {
+  // Datasets in id order: two runs filling the same two datasets lock them in the same order.
+  const datasetIds = [...sourcesByDataset.keys()].sort();
+  for (const datasetId of datasetIds) {
+    const sources = sourcesByDataset.get(datasetId) ?? [];
     const rows = rowsOfRun(sources, [...steps.values()]);
     if (rows.length === 0) continue;
     // The dataset row is locked first: two runs filling one dataset count its rows one after the other.
