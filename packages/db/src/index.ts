@@ -40,5 +40,6 @@ export * from './file-storage.js';
 export * from './datasets/sql-runner.js';
 export * from './datasets/dataset-table.js';
 export * from './datasets/dataset-fill.js';
+export * from './datasets/dataset-query.js';
 export * from './datasets/run-rows.js';
 export * from './datasets/run-fill.js';
