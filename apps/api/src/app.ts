@@ -53,6 +53,11 @@ import { createDatasetDraftStore } from './modules/datasets/dataset-draft.store.
 import { createDatasetRepository } from './modules/datasets/datasets.repository.js';
 import { datasetRoutes } from './modules/datasets/datasets.routes.js';
 import { createDatasetService } from './modules/datasets/datasets.service.js';
+import { createQueryDraftStore } from './modules/queries/query-draft.store.js';
+import { createQueryRepository } from './modules/queries/queries.repository.js';
+import { queryRoutes } from './modules/queries/queries.routes.js';
+import { createQueryService } from './modules/queries/queries.service.js';
+import { createQueryResultService } from './modules/queries/query-results.service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -197,6 +202,12 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
           datasets: createDatasetRepository(app.db, app.sql),
           drafts: createDatasetDraftStore(app.redis, config.REDIS_KEY_PREFIX, app.log),
         }),
+      });
+      const queries = createQueryRepository(app.db, app.sql);
+      const queryDrafts = createQueryDraftStore(app.redis, config.REDIS_KEY_PREFIX, app.log);
+      await api.register(queryRoutes, {
+        queries: createQueryService({ queries, drafts: queryDrafts }),
+        results: createQueryResultService({ queries, drafts: queryDrafts, log: app.log }),
       });
     },
     { prefix: '/api' },

@@ -198,6 +198,11 @@ export const removeQueryFieldQuerySchema = z.object({
   queryFieldId: z.string().uuid().optional(),
   queryFilterId: z.string().uuid().optional(),
 });
+/** DELETE /query/removefield's answer: the draft's columns and filters left. */
+export const removeQueryFieldResponseSchema = z.object({
+  queryFieldList: z.array(queryFieldDtoSchema),
+  queryFilterList: z.array(queryFilterDtoSchema),
+});
 
 const pageSize = z.coerce
   .number()
