@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
 import request from 'supertest';
@@ -638,6 +639,41 @@ describe('export', () => {
       .map((n) => [`row ${n % 7}`, n])
       .sort((a, b) => String(b[0]).localeCompare(String(a[0])) || Number(a[1]) - Number(b[1]));
     expect(rows.slice(1)).toEqual(wanted);
+  });
+  it('ends the cursor when the reader leaves mid-way', async () => {
+    const many = await insertDataset(
+      owner,
+      'Many',
+      [
+        ['N', 'NUMBER'],
+        ['Label', 'TEXT'],
+      ],
+      Array.from({ length: 100_000 }, (_, index) => ({ N: String(index), Label: `label ${index} of many` })),
+    );
+    await openQuery(owner, many, { name: 'Many rows' });
+    const openCursors = async () => {
+      const { rows } = await pool.query<{ count: number }>(
+        `SELECT count(*)::int AS count FROM pg_stat_activity
+         WHERE datname = current_database() AND query LIKE 'FETCH % FROM dataset_query'`,
+      );
+      return rows[0]?.count ?? 0;
+    };
+    const reader = await new Promise<http.ClientRequest>((resolve, reject) => {
+      const started = http.get(
+        new URL('/api/query/export/excel', apiUrl),
+        { headers: bearer(owner) },
+        (response) => {
+          // Read nothing: the export waits on the full socket with its cursor open.
+          response.pause();
+          resolve(started);
+        },
+      );
+      started.on('error', reject);
+    });
+    await expect.poll(openCursors, { timeout: 20_000 }).toBe(1);
+    reader.destroy();
+    await expect.poll(openCursors, { timeout: 20_000 }).toBe(0);
+    await api().get('/api/query/querydashboard').set(bearer(owner)).expect(200);
   });
 });
 

@@ -74,15 +74,19 @@ export function workbookStream(options: {
     const sheet = workbook.addWorksheet(
       options.sheetName.replace(SHEET_NAME_REFUSED, '_').slice(0, SHEET_NAME_MAX).trim() || 'Query',
     );
-    sheet.columns = columns.map((column) => ({
-      width: column.type === 'DATETIME' ? 20 : 18,
-      style: column.type === 'DATETIME' ? { numFmt: DATE_FORMAT } : {},
-    }));
+    sheet.columns = columns.map((column) => ({ width: column.type === 'DATETIME' ? 20 : 18 }));
+    // One style object per column: exceljs's styles remember an object they have seen, so cells
+    // sharing one cost a lookup instead of a style built per cell (twice the writing time).
+    const styles = columns.map((column) => (column.type === 'DATETIME' ? { numFmt: DATE_FORMAT } : {}));
     sheet.addRow(columns.map((column) => column.name)).commit();
     for (let batch = await cursor.read(); batch.length > 0; batch = await cursor.read()) {
       if (output.destroyed) return;
       for (const row of batch) {
-        sheet.addRow(columns.map((column, index) => cellValue(row[index], column.type))).commit();
+        const added = sheet.addRow(columns.map((column, index) => cellValue(row[index], column.type)));
+        added.eachCell((cell, number) => {
+          cell.style = styles[number - 1] ?? {};
+        });
+        added.commit();
       }
       if (output.writableNeedDrain) await drained(output);
     }
