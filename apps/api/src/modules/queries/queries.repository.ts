@@ -1,4 +1,5 @@
 import {
+  DatasetQueryError,
   Prisma,
   createFileStorage,
   datasetHasRows,
@@ -194,7 +195,8 @@ export function createQueryRepository(
           },
         };
       } catch (error) {
-        client.release(error instanceof Error ? error : true);
+        // A refused filter never reached the connection; any other failure may have broken it.
+        client.release(error instanceof DatasetQueryError ? undefined : true);
         throw error;
       }
     },
