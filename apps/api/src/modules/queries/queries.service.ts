@@ -18,7 +18,12 @@ import {
   type SelectQueryFieldsRequest,
 } from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
-import { noDraft, type QueryDraft, type QueryDraftFilter, type QueryDraftStore } from './query-draft.store.js';
+import {
+  noDraft,
+  type QueryDraft,
+  type QueryDraftFilter,
+  type QueryDraftStore,
+} from './query-draft.store.js';
 import {
   byId,
   datasetFieldDto,
