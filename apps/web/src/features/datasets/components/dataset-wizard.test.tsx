@@ -1,0 +1,218 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { MESSAGES, type DatasetFieldDto, type LabelColumnRow } from '@pagewright/shared';
+import { Toaster } from '../../../components/toaster';
+import '../../../lib/i18n';
+import { datasetWizardLocation } from '../wizard-location';
+import { DatasetWizardPage } from './dataset-wizard';
+
+const DATASET_ID = '3a7c1d2e-4b5f-4a6b-8c7d-9e0f1a2b3c4d';
+const SAVED_FIELD_ID = '5b8d2e3f-6a7b-4c8d-9e0f-1a2b3c4d5e6f';
+const ACTION_ID = '7c9e3f4a-8b9c-4d0e-8f1a-2b3c4d5e6f7a';
+const COLUMN_ID = '9d0f4a5b-0c1d-4e2f-8a3b-4c5d6e7f8a9b';
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const offeredRow: LabelColumnRow = {
+  actionId: ACTION_ID,
+  tableColumnId: COLUMN_ID,
+  extractorLabelTableColumnDto: {
+    extractorName: 'Shop',
+    actionLabel: 'Prices',
+    tableName: 'Prices',
+    tableColumnName: 'Name',
+  },
+  actionType: 'GET_TABLE',
+  actionSequence: 2,
+  extractorId: '1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b',
+  valueType: 'TEXT',
+};
+
+/** The API as the wizard sees it: each call's answer, and the bodies sent. */
+let draftFields: DatasetFieldDto[];
+let fetchMock: ReturnType<typeof vi.fn>;
+const sent = (path: string) =>
+  fetchMock.mock.calls
+    .filter(([url]) => String(url) === `/api${path}`)
+    .map(([, init]) => JSON.parse(String((init as RequestInit).body ?? 'null')) as unknown);
+
+beforeEach(() => {
+  draftFields = [];
+  fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    if (url === '/api/dataset/datasetfieldlist')
+      return Promise.resolve(json({ datasetFieldDtoList: draftFields }));
+    if (url === '/api/dataset/datasetfield') {
+      const { fields } = JSON.parse(String(init?.body)) as { fields: DatasetFieldDto[] };
+      draftFields = fields.map((field, sequence) => ({
+        ...field,
+        id: field.datasetFieldId ?? null,
+        datasetFieldId: field.datasetFieldId ?? null,
+        sequence,
+      }));
+      return Promise.resolve(json({ datasetFieldDtoList: draftFields }));
+    }
+    if (url === '/api/dataset/datasetlabelcolumn')
+      return Promise.resolve(json({ labelTablesColumnsDto: [offeredRow], labelTablesColumnsSelect: [] }));
+    if (url.startsWith('/api/dataset/removedatasetfield/'))
+      return Promise.resolve(
+        json(
+          { message: MESSAGES['dataset.field.remove.query'], code: 'CONFLICT', field: 'datasetFieldId' },
+          409,
+        ),
+      );
+    return Promise.reject(new Error(`unexpected call ${url}`));
+  });
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(() => {
+  // Toasts live in a store outside React: close them so the next test starts without any.
+  for (const toast of screen.queryAllByTestId('toast'))
+    fireEvent.click(within(toast).getByRole('button', { name: 'Close' }));
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderWizard() {
+  const location = datasetWizardLocation({
+    datasetId: DATASET_ID,
+    type: 'CUSTOM',
+    name: 'Prices',
+    description: 'Daily prices',
+    isEdit: false,
+  });
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <MemoryRouter
+        initialEntries={[{ pathname: '/dataset', search: location.to.split('?')[1], state: location.state }]}
+      >
+        <Routes>
+          <Route path="/dataset" element={<DatasetWizardPage />} />
+          <Route path="/dashboard" element={<p>Dashboard</p>} />
+        </Routes>
+      </MemoryRouter>
+      <Toaster />
+    </QueryClientProvider>,
+  );
+  return userEvent.setup();
+}
+
+const nameInput = (number: number) => screen.getByRole('textbox', { name: `Name of field ${number}` });
+
+/** Types a field's name in one go (paste: the rules care about the value, not the keystrokes). */
+async function typeName(user: ReturnType<typeof userEvent.setup>, number: number, text: string) {
+  await user.click(await screen.findByRole('textbox', { name: `Name of field ${number}` }));
+  await user.paste(text);
+}
+
+async function chooseType(user: ReturnType<typeof userEvent.setup>, number: number, label: string) {
+  await user.click(screen.getByRole('combobox', { name: `Type of field ${number}` }));
+  await user.click(await screen.findByRole('option', { name: label }));
+}
+
+describe('dataset wizard, step 1: fields', () => {
+  it('starts with one TEXT key field; an empty name stops Next with the spec texts', async () => {
+    const user = renderWizard();
+    expect(await screen.findByRole('heading', { name: 'Prices' })).toBeTruthy();
+    expect(nameInput(1)).toBeTruthy();
+    expect(screen.getByRole('combobox', { name: 'Type of field 1' }).textContent).toBe('Text');
+    expect((screen.getByRole('checkbox', { name: 'Field 1 is a key' }) as HTMLInputElement).checked).toBe(
+      true,
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByText(MESSAGES['dataset.field.name.required'])).toBeTruthy();
+    expect(nameInput(1).getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByTestId('toast').textContent).toContain(MESSAGES['dataset.next.step.error']);
+    // Blank after trimming counts as empty too.
+    await typeName(user, 1, '   ');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByText(MESSAGES['dataset.field.name.required'])).toBeTruthy();
+    expect(sent('/dataset/datasetfield')).toEqual([]);
+  });
+
+  it('refuses two fields of the same name (case aside) and marks the later one', async () => {
+    const user = renderWizard();
+    await typeName(user, 1, 'Product');
+    await user.click(screen.getByRole('button', { name: 'Add field' }));
+    await typeName(user, 2, 'product ');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+
+    expect(screen.getByText(MESSAGES['dataset.field.name.unique'])).toBeTruthy();
+    expect(nameInput(1).getAttribute('aria-invalid')).toBe('false');
+    expect(nameInput(2).getAttribute('aria-invalid')).toBe('true');
+    expect(sent('/dataset/datasetfield')).toEqual([]);
+  });
+
+  it('sends the whole list, trimmed, and goes on to the rows offered', async () => {
+    const user = renderWizard();
+    await typeName(user, 1, ' Product ');
+    await user.click(screen.getByRole('button', { name: 'Add field' }));
+    await typeName(user, 2, 'Price');
+    await chooseType(user, 2, 'Number');
+    await user.click(screen.getByRole('checkbox', { name: 'Field 2 is a key' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByRole('checkbox', { name: 'Use Shop · Prices · Name' })).toBeTruthy();
+    expect(sent('/dataset/datasetfield')).toEqual([
+      {
+        fields: [
+          { datasetFieldId: null, name: 'Product', type: 'TEXT', dataSetKey: true },
+          { datasetFieldId: null, name: 'Price', type: 'NUMBER', dataSetKey: false },
+        ],
+      },
+    ]);
+    // Step 2 shows what each row is.
+    const row = screen.getByRole('checkbox', { name: 'Use Shop · Prices · Name' }).closest('tr')!;
+    expect(within(row).getByText('Get table')).toBeTruthy();
+  });
+
+  it('shows a FILE field as two columns of the dataset: file name and file link', async () => {
+    const user = renderWizard();
+    await typeName(user, 1, 'Invoice');
+    await chooseType(user, 1, 'File');
+    await user.click(screen.getByRole('button', { name: 'Add field' }));
+    await typeName(user, 2, 'Total');
+
+    const columns = within(screen.getByRole('list', { name: 'Columns of the dataset' })).getAllByRole(
+      'listitem',
+    );
+    expect(columns.map((column) => column.textContent)).toEqual([
+      'Invoice (file name)',
+      'Invoice (file link)',
+      'Total',
+    ]);
+  });
+
+  it('removes a new row at once; a saved field used by a query stays, with the server’s text', async () => {
+    draftFields = [
+      {
+        id: SAVED_FIELD_ID,
+        datasetFieldId: SAVED_FIELD_ID,
+        name: 'Product',
+        type: 'TEXT',
+        dataSetKey: true,
+        sequence: 0,
+      },
+    ];
+    const user = renderWizard();
+    await screen.findByRole('textbox', { name: 'Name of field 1' });
+    await user.click(screen.getByRole('button', { name: 'Add field' }));
+    expect(screen.getAllByTestId('dataset-field-row')).toHaveLength(2);
+    await user.click(screen.getByRole('button', { name: 'Remove field 2' }));
+    expect(screen.getAllByTestId('dataset-field-row')).toHaveLength(1);
+
+    await user.click(screen.getByRole('button', { name: 'Remove field 1' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('toast').textContent).toContain(MESSAGES['dataset.field.remove.query']),
+    );
+    expect(screen.getAllByTestId('dataset-field-row')).toHaveLength(1);
+    expect(String(fetchMock.mock.calls.at(-1)?.[0])).toBe(
+      `/api/dataset/removedatasetfield/?datasetId=${DATASET_ID}&datasetFieldId=${SAVED_FIELD_ID}&datasetFieldName=Product`,
+    );
+  });
+});
