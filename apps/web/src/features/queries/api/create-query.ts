@@ -1,0 +1,16 @@
+import { createQueryResponseSchema, type CreateQueryRequest } from '@pagewright/shared';
+import { apiRequest } from '../../../lib/api-client';
+
+/** POST /query/createquery: opens the caller's draft on a new query (409 NAME_EXISTS on a used name). */
+export function createQuery(request: CreateQueryRequest) {
+  return apiRequest('/query/createquery', {
+    method: 'POST',
+    body: request,
+    schema: createQueryResponseSchema,
+  });
+}
+
+/** The browser's time zone: the query's date filters count days in it. */
+export function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}

@@ -1,0 +1,141 @@
+import { Alert, Box, Button, CircularProgress } from '@mui/material';
+import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { WizardLayout } from '../../../components/wizard-layout';
+import { PATHS } from '../../../lib/paths';
+import { useQueryWizard } from '../hooks/use-query-wizard';
+import { queryWizardStateOf, type QueryWizardState } from '../wizard-location';
+import { DatasetStep } from './dataset-step';
+import { ExportButton } from './export-button';
+import { FieldChoiceStep } from './field-choice-step';
+import { FilterStep } from './filter-step';
+import { ResultStep } from './result-step';
+
+/** /Query (data spec §2): the query wizard, opened new, for Edit or for Execute. */
+export function QueryWizardPage() {
+  const location = useLocation();
+  const [search] = useSearchParams();
+  const wizard = queryWizardStateOf(search, location.state);
+  if (!wizard) return <Navigate to={PATHS.dashboard} replace />;
+  return <QueryWizard key={`${wizard.queryId}:${wizard.mode}`} initial={wizard} />;
+}
+
+function QueryWizard({ initial }: { initial: QueryWizardState }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const wizard = useQueryWizard(initial);
+  const steps = [
+    t('queries.step.dataset'),
+    t('queries.step.fields'),
+    t('queries.step.filters'),
+    t('queries.step.result'),
+  ];
+
+  if (wizard.load.status === 'loading')
+    return (
+      <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
+        <CircularProgress aria-label={t('app.loading')} />
+      </Box>
+    );
+  if (wizard.load.status === 'failed')
+    return (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" onClick={() => navigate(PATHS.dashboard)}>
+            {t('wizard.ended.back')}
+          </Button>
+        }
+      >
+        {wizard.load.text}
+      </Alert>
+    );
+
+  const next = [wizard.datasetNext, wizard.fieldsNext, wizard.filtersNext][wizard.step];
+  return (
+    <>
+      <WizardLayout
+        title={wizard.header.name || t('breadcrumb.query')}
+        description={wizard.header.description}
+        steps={steps}
+        activeStep={wizard.step}
+        notice={
+          wizard.isExecute && (
+            <Alert severity="info" sx={{ mb: 2 }}>
+              {t('queries.executing')}
+            </Alert>
+          )
+        }
+        leftActions={
+          <Button onClick={wizard.cancel} disabled={wizard.isBusy}>
+            {t('extractors.cancel')}
+          </Button>
+        }
+        rightActions={
+          <>
+            {wizard.step === 3 && wizard.resultSource.kind === 'query' && (
+              <ExportButton queryName={wizard.header.name || t('breadcrumb.query')} />
+            )}
+            {wizard.canGoBack && (
+              <Button onClick={wizard.back} disabled={wizard.isBusy}>
+                {t('wizard.back')}
+              </Button>
+            )}
+            {next && (
+              <Button variant="contained" onClick={next} disabled={wizard.isBusy}>
+                {t('wizard.next')}
+              </Button>
+            )}
+            {wizard.canSave && (
+              <Button variant="contained" onClick={wizard.save} disabled={wizard.isBusy}>
+                {t('extractors.save')}
+              </Button>
+            )}
+          </>
+        }
+      >
+        {wizard.step === 0 && (
+          <DatasetStep
+            datasets={wizard.datasetStep.datasets}
+            chosenId={wizard.datasetStep.chosenDatasetId}
+            notice={wizard.datasetStep.notice}
+            onChoose={wizard.chooseDataset}
+          />
+        )}
+        {wizard.step === 1 && (
+          <FieldChoiceStep
+            fields={wizard.fieldStep.fields}
+            choices={wizard.fieldStep.choices}
+            errors={wizard.fieldStep.errors}
+            notice={wizard.fieldStep.notice}
+            onChange={wizard.changeChoices}
+          />
+        )}
+        {wizard.step === 2 && (
+          <FilterStep
+            fields={wizard.filterStep.fields}
+            operators={wizard.operators}
+            rows={wizard.filterStep.rows}
+            errors={wizard.filterStep.errors}
+            notice={wizard.filterStep.notice}
+            onChange={wizard.changeFilters}
+            onRemove={wizard.removeFilter}
+          />
+        )}
+        {wizard.step === 3 && (
+          <ResultStep key={wizard.revision} source={wizard.resultSource} revision={wizard.revision} />
+        )}
+      </WizardLayout>
+      {wizard.askNoData && (
+        <ConfirmDialog
+          title={t('queries.no.data.title')}
+          text={t('query.dataset.no.data')}
+          confirmLabel={t('queries.continue')}
+          onConfirm={wizard.confirmNoData}
+          onClose={wizard.dismissNoData}
+        />
+      )}
+    </>
+  );
+}
