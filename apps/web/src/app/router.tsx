@@ -61,6 +61,18 @@ const lazyScreens = {
     Component: (await import('../features/screen-share/components/screen-share-page')).ScreenSharePage,
   }),
   file: async () => ({ Component: (await import('../features/files/components/file-page')).FilePage }),
+  datasetNew: async () => ({
+    Component: (await import('../features/datasets/components/new-dataset-page')).NewDatasetPage,
+  }),
+  dataset: async () => ({
+    Component: (await import('../features/datasets/components/dataset-wizard')).DatasetWizardPage,
+  }),
+  queryNew: async () => ({
+    Component: (await import('../features/queries/components/new-query-page')).NewQueryPage,
+  }),
+  query: async () => ({
+    Component: (await import('../features/queries/components/query-wizard')).QueryWizardPage,
+  }),
 };
 
 export const routes: RouteObject[] = [
@@ -113,10 +125,10 @@ export const routes: RouteObject[] = [
               { path: PATHS.extractor, lazy: lazyScreens.builder },
               { path: PATHS.insertor, lazy: lazyScreens.builder },
               { path: PATHS.screenShareExecutor, lazy: lazyScreens.builder },
-              placeholder(PATHS.datasetNew, 'page.dataset.new'),
-              placeholder(PATHS.dataset, 'breadcrumb.dataset'),
-              placeholder(PATHS.queryNew, 'page.query.new'),
-              placeholder(PATHS.query, 'breadcrumb.query', { caseSensitive: true }),
+              { path: PATHS.datasetNew, lazy: lazyScreens.datasetNew },
+              { path: PATHS.dataset, lazy: lazyScreens.dataset },
+              { path: PATHS.queryNew, lazy: lazyScreens.queryNew },
+              { path: PATHS.query, caseSensitive: true, lazy: lazyScreens.query },
               placeholder(PATHS.schedulerNew, 'page.scheduler.new'),
               placeholder(PATHS.schedulerWizard, 'breadcrumb.scheduler', { caseSensitive: true }),
               placeholder(PATHS.scheduler, 'breadcrumb.scheduler', { caseSensitive: true }),

@@ -3,10 +3,12 @@ import { Alert, Box, Card, CardContent, CardHeader, CircularProgress } from '@mu
 import { useTranslation } from 'react-i18next';
 import { LIST_REFRESH_INTERVAL_MS, defaultUserSettings, type ExtractorListItem } from '@pagewright/shared';
 import { DashboardGrid } from '../../features/dashboard/components/dashboard-grid';
+import { DatasetListPanel } from '../../features/datasets/components/dataset-list-panel';
 import { ExtractorListPanel } from '../../features/extractors/components/extractor-list-panel';
 import { RunErrorNotices } from '../../features/extractors/components/run-error-notices';
 import { LIST_KINDS } from '../../features/extractors/list-kinds';
 import { ChangePasswordForm } from '../../features/password/components/change-password-form';
+import { QueryListPanel } from '../../features/queries/components/query-list-panel';
 import { useUserSettings } from '../../features/user-settings/api/get-user-settings';
 import { DialogLoading } from '../../components/route-loading';
 import { errorText } from '../../lib/api-client';
@@ -53,17 +55,21 @@ export function DashboardRoute() {
 
   const values = settings.data ?? defaultUserSettings();
   const refreshIntervalMs = Number(values.listRefreshInterval) || LIST_REFRESH_INTERVAL_MS;
-  const listPanels = Object.fromEntries(
-    Object.values(LIST_KINDS).map((kind) => [
-      kind.panelId,
-      <ExtractorListPanel
-        key={kind.panelId}
-        kind={kind}
-        refreshIntervalMs={refreshIntervalMs}
-        onShowResults={showResults}
-      />,
-    ]),
-  );
+  const listPanels = {
+    ...Object.fromEntries(
+      Object.values(LIST_KINDS).map((kind) => [
+        kind.panelId,
+        <ExtractorListPanel
+          key={kind.panelId}
+          kind={kind}
+          refreshIntervalMs={refreshIntervalMs}
+          onShowResults={showResults}
+        />,
+      ]),
+    ),
+    datasets: <DatasetListPanel refreshIntervalMs={refreshIntervalMs} />,
+    queries: <QueryListPanel refreshIntervalMs={refreshIntervalMs} />,
+  };
 
   return (
     <>
