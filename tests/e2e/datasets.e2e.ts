@@ -255,6 +255,33 @@ test('a dataset built on an extractor fills when it runs; a query pages, exports
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 
+  // Rename, with the spec's text.
+  await query.getByRole('button', { name: 'More actions for Big amounts' }).click();
+  await page.getByRole('menuitem', { name: 'Rename' }).click();
+  const renaming = page.getByRole('dialog', { name: 'Rename query' });
+  await renaming.getByLabel('Name').fill('Positive amounts');
+  await renaming.getByRole('button', { name: 'Save' }).click();
+  await expect(toast(page, MESSAGES['query.renamed'])).toBeVisible();
+  await expect(row(queries, 'Positive amounts')).toBeVisible();
+
+  // Editing the dataset opens with its fields and mappings; a field added to a dataset holding
+  // rows makes it dirty (older rows lack it until the next run).
+  await expect(dataset.getByTestId('dataset-dirty')).toHaveCount(0);
+  await dataset.getByRole('button', { name: 'Edit Statements' }).click();
+  await expect(page).toHaveURL(/\/dataset\?datasetId=[0-9a-f-]{36}&edit=1$/);
+  await expect(page.getByRole('textbox', { name: 'Name of field 4' })).toHaveValue('Statement');
+  await page.getByRole('button', { name: 'Add field' }).click();
+  await page.getByRole('textbox', { name: 'Name of field 5' }).fill('Note');
+  await page.getByRole('checkbox', { name: 'Field 5 is a key' }).uncheck();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('checkbox', { name: `Use ${offered('Amount')}` })).toBeChecked();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('checkbox', { name: `${offered('Amount')} fills Amount` })).toBeChecked();
+  await expect(page.getByRole('checkbox', { name: `${offered('Amount')} fills Note` })).not.toBeChecked();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(dataset.getByRole('img', { name: 'Changed after rows were written' })).toBeVisible();
+
   // The dataset cannot go while the query reads it.
   await dataset.getByRole('button', { name: 'Delete Statements' }).click();
   await page.getByRole('dialog', { name: 'Delete dataset?' }).getByRole('button', { name: 'Delete' }).click();
