@@ -207,7 +207,12 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
       const queryDrafts = createQueryDraftStore(app.redis, config.REDIS_KEY_PREFIX, app.log);
       await api.register(queryRoutes, {
         queries: createQueryService({ queries, drafts: queryDrafts }),
-        results: createQueryResultService({ queries, drafts: queryDrafts, log: app.log }),
+        results: createQueryResultService({
+          queries,
+          drafts: queryDrafts,
+          databaseUrl: config.DATABASE_URL,
+          log: app.log,
+        }),
       });
     },
     { prefix: '/api' },

@@ -20,7 +20,7 @@ export function prismaSql(client: Prisma.TransactionClient | PrismaClient): SqlR
 }
 
 /** A node-postgres pool or client as a SqlRunner. */
-export function pgSql(pool: pg.Pool | pg.PoolClient): SqlRunner {
+export function pgSql(pool: pg.Pool | pg.PoolClient | pg.Client): SqlRunner {
   return {
     query: async <Row>(text: string, values: readonly unknown[] = []) =>
       (await pool.query(text, values as unknown[])).rows as Row[],

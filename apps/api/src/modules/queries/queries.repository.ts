@@ -1,14 +1,11 @@
 import {
-  DatasetQueryError,
   Prisma,
   createFileStorage,
   datasetHasRows,
   datasetQueryPage,
   datasetsHoldFile,
-  openDatasetQueryCursor,
   pgSql,
   type DatasetQuery,
-  type DatasetQueryCursor,
   type FileStorage,
   type PrismaClient,
 } from '@pagewright/db';
@@ -174,32 +171,6 @@ export function createQueryRepository(
       return datasetQueryPage(pgSql(pool), query, paging);
     },
 
-    /**
-     * A cursor over every result row on a connection of its own; `release` ends the cursor and
-     * gives the connection back (broken if the cursor failed).
-     */
-    async openCursor(query: DatasetQuery): Promise<{ cursor: DatasetQueryCursor; release(): Promise<void> }> {
-      const client = await pool.connect();
-      try {
-        const cursor = await openDatasetQueryCursor(pgSql(client), query);
-        return {
-          cursor,
-          async release() {
-            try {
-              await cursor.close();
-              client.release();
-            } catch (error) {
-              client.release(error instanceof Error ? error : true);
-              throw error;
-            }
-          },
-        };
-      } catch (error) {
-        // A refused filter never reached the connection; any other failure may have broken it.
-        client.release(error instanceof DatasetQueryError ? undefined : true);
-        throw error;
-      }
-    },
 
     /** The caller's stored file, if a row of one of the caller's datasets holds it. */
     async datasetFile(userId: string, fileId: string) {

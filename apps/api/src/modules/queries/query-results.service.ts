@@ -12,7 +12,7 @@ import {
   type QueryShape,
 } from './query-dtos.js';
 import type { QueryRepository } from './queries.repository.js';
-import { workbookStream } from './query-workbook.js';
+import { openWorkbookExport } from './query-workbook.js';
 
 /** A query ready to run: its name (the export's file name), its columns and its SQL side. */
 interface RunnableQuery {
@@ -56,9 +56,11 @@ function resultOf(
 export function createQueryResultService(deps: {
   queries: QueryRepository;
   drafts: QueryDraftStore;
+  /** The export's writer thread reads rows on a connection of its own. */
+  databaseUrl: string;
   log: FastifyBaseLogger;
 }) {
-  const { queries, drafts, log } = deps;
+  const { queries, drafts, databaseUrl, log } = deps;
 
   async function ownedDataset(userId: string, datasetId: string) {
     const dataset = await queries.findDataset(userId, datasetId);
@@ -128,12 +130,10 @@ export function createQueryResultService(deps: {
       queryId: string | undefined,
     ): Promise<{ fileName: string; totalOfRows: number; stream: Readable }> {
       const { name, columns, query } = await queryOf(userId, queryId);
-      const { cursor, release } = await refusingBadFilters(queries.openCursor(query));
-      return {
-        fileName: `${name}.xlsx`,
-        totalOfRows: cursor.totalOfRows,
-        stream: workbookStream({ sheetName: name, columns, cursor, release, log }),
-      };
+      const exported = await refusingBadFilters(
+        openWorkbookExport({ sheetName: name, columns, query, databaseUrl, log }),
+      );
+      return { fileName: `${name}.xlsx`, ...exported };
     },
 
     /** A FILE cell's file: the caller's, and held by a row of one of the caller's datasets. */

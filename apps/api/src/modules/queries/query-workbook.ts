@@ -1,28 +1,20 @@
-import { PassThrough, type Readable, type Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import { PassThrough, type Readable } from 'node:stream';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DatasetQueryCell, DatasetQueryCursor } from '@pagewright/db';
-import type { ValueType } from '@pagewright/shared';
+import { DatasetQueryError, type DatasetQuery } from '@pagewright/db';
+import type {
+  FromWorkbookWorker,
+  WorkbookAck,
+  WorkbookColumn,
+  WorkbookWorkerData,
+} from './query-workbook.protocol.js';
 
-/** What a spreadsheet column needs of a query column. */
-export interface WorkbookColumn {
-  name: string;
-  type: ValueType;
-}
+export type { WorkbookColumn } from './query-workbook.protocol.js';
 
-const DATE_FORMAT = 'yyyy-mm-dd hh:mm:ss';
-/** Excel's limit on a sheet name, and the characters it refuses in one. */
-const SHEET_NAME_MAX = 31;
-const SHEET_NAME_REFUSED = /[[\]:*?/\\\p{Cc}]/gu;
-
-/** A cell as Excel should hold it: numbers as numbers, date-times as dates (UTC), files by name. */
-function cellValue(cell: DatasetQueryCell | undefined, type: ValueType): string | number | Date | null {
-  const value = cell?.value ?? null;
-  if (value === null) return null;
-  if (type === 'NUMBER') return Number(value);
-  if (type === 'DATETIME') return new Date(value);
-  return value;
-}
+/** The writer thread's heap: small, so the garbage of the rows passing through is collected often. */
+const WRITER_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 48 };
+/** Rows the writer thread fetches from its cursor at a time. */
+const CURSOR_BATCH_ROWS = 1000;
 
 /** `RFC 6266` attachment header: an ASCII fallback name plus the exact name (RFC 5987 `filename*`). */
 export function attachmentDisposition(fileName: string): string {
@@ -34,78 +26,96 @@ export function attachmentDisposition(fileName: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }
 
-/** Resolves once the stream takes writes again, or is gone. */
-function drained(stream: Writable): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      stream.off('drain', done);
-      stream.off('close', done);
-      resolve();
-    };
-    stream.on('drain', done);
-    stream.on('close', done);
+/**
+ * Starts the writer thread: from the bundle (dist/query-workbook.worker.js, an entry of its own)
+ * when built; from source (tsx, as in development and tests) through tsx's tsImport, since Node 20
+ * does not hand a worker the parent's TypeScript loader.
+ */
+function startWriter(options: WorkerOptions): Worker {
+  if (!import.meta.url.endsWith('.ts'))
+    return new Worker(new URL('./query-workbook.worker.js', import.meta.url), options);
+  const file = JSON.stringify(new URL('./query-workbook.worker.ts', import.meta.url).href);
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  return new Worker(`import(${tsx}).then(({ tsImport }) => tsImport(${file}, ${file}))`, {
+    ...options,
+    eval: true,
   });
 }
 
 /**
- * The query's rows as an .xlsx, written while it is read: exceljs's streaming writer takes a batch
- * of the cursor at a time and waits whenever the reader (the HTTP response) falls behind, so memory
- * stays flat whatever the row count. `release` runs once, when the workbook is done, fails, or the
- * reader goes away.
+ * A query's every row as an .xlsx, written while it is read by a writer thread
+ * (query-workbook.worker) on a connection of its own. Resolves once the thread's cursor is open,
+ * with the row count of its snapshot; a filter the SQL refuses rejects with its DatasetQueryError
+ * before any byte is sent. The stream ends when the workbook is done; a reader that goes away stops
+ * the thread, which ends its cursor and its connection.
  */
-export function workbookStream(options: {
+export function openWorkbookExport(options: {
   sheetName: string;
   columns: readonly WorkbookColumn[];
-  cursor: DatasetQueryCursor;
-  release: () => Promise<void>;
+  query: DatasetQuery;
+  databaseUrl: string;
   log: FastifyBaseLogger;
-}): Readable {
-  const { columns, cursor, log } = options;
+}): Promise<{ totalOfRows: number; stream: Readable }> {
+  const { log } = options;
+  const workerData: WorkbookWorkerData = {
+    sheetName: options.sheetName,
+    columns: [...options.columns],
+    query: options.query,
+    databaseUrl: options.databaseUrl,
+    batchSize: CURSOR_BATCH_ROWS,
+  };
+  const writer = startWriter({ workerData, resourceLimits: WRITER_LIMITS });
   const output = new PassThrough();
   // A reader that leaves mid-way makes late writes fail: logged, never thrown at the process.
   output.on('error', (error) => log.warn({ err: error }, 'query export stream ended early'));
-
-  async function write(): Promise<void> {
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-      stream: output,
-      useStyles: true,
-      useSharedStrings: false,
-    });
-    const sheet = workbook.addWorksheet(
-      options.sheetName.replace(SHEET_NAME_REFUSED, '_').slice(0, SHEET_NAME_MAX).trim() || 'Query',
-    );
-    sheet.columns = columns.map((column) => ({ width: column.type === 'DATETIME' ? 20 : 18 }));
-    // One style object per column: exceljs's styles remember an object they have seen, so cells
-    // sharing one cost a lookup instead of a style built per cell (twice the writing time).
-    const styles = columns.map((column) => (column.type === 'DATETIME' ? { numFmt: DATE_FORMAT } : {}));
-    sheet.addRow(columns.map((column) => column.name)).commit();
-    for (let batch = await cursor.read(); batch.length > 0; batch = await cursor.read()) {
-      if (output.destroyed) return;
-      for (const row of batch) {
-        const added = sheet.addRow(columns.map((column, index) => cellValue(row[index], column.type)));
-        added.eachCell((cell, number) => {
-          cell.style = styles[number - 1] ?? {};
-        });
-        added.commit();
-      }
-      if (output.writableNeedDrain) await drained(output);
-    }
-    if (output.destroyed) return;
-    sheet.commit();
-    await workbook.commit();
-  }
-
-  let isReleased = false;
-  const release = async () => {
-    if (isReleased) return;
-    isReleased = true;
-    await options.release().catch((error: unknown) => log.error({ err: error }, 'query export cursor'));
+  let isStopped = false;
+  const stop = () => {
+    if (isStopped) return;
+    isStopped = true;
+    void writer.terminate().catch(() => undefined);
   };
-  output.on('close', () => void release());
-  write().then(release, async (error: unknown) => {
-    log.error({ err: error }, 'query export failed');
-    await release();
-    output.destroy(error instanceof Error ? error : new Error(String(error)));
+  output.on('close', stop);
+
+  return new Promise((resolve, reject) => {
+    let isOpened = false;
+    const fail = (error: Error) => {
+      stop();
+      if (!isOpened) reject(error);
+      else if (!output.destroyed) {
+        log.error({ err: error }, 'query export failed');
+        output.destroy(error);
+      }
+    };
+    writer.on('message', (message: FromWorkbookWorker) => {
+      switch (message.type) {
+        case 'opened':
+          isOpened = true;
+          resolve({ totalOfRows: message.totalOfRows, stream: output });
+          return;
+        case 'chunk': {
+          if (output.destroyed) return;
+          const ack = () => writer.postMessage({ type: 'ack', chunk: message.chunk } satisfies WorkbookAck);
+          const bytes = Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength);
+          if (output.write(bytes)) ack();
+          else output.once('drain', ack);
+          return;
+        }
+        case 'done':
+          output.end();
+          stop();
+          return;
+        case 'error':
+          fail(
+            message.filter
+              ? new DatasetQueryError(message.filter.index, message.filter.problem)
+              : new Error(message.message),
+          );
+          return;
+      }
+    });
+    writer.on('error', fail);
+    writer.on('exit', (code) => {
+      if (!isStopped) fail(new Error(`the export's writer thread stopped (exit ${code})`));
+    });
   });
-  return output;
 }

@@ -1,0 +1,34 @@
+import type { DatasetQuery, FilterProblem } from '@pagewright/db/dataset-query';
+import type { ValueType } from '@pagewright/shared';
+
+/** What a spreadsheet column needs of a query column. */
+export interface WorkbookColumn {
+  name: string;
+  type: ValueType;
+}
+
+/** What the export's writer thread is started with. */
+export interface WorkbookWorkerData {
+  sheetName: string;
+  columns: readonly WorkbookColumn[];
+  query: DatasetQuery;
+  /** The thread reads the rows on a connection of its own. */
+  databaseUrl: string;
+  /** Rows fetched from the cursor at a time. */
+  batchSize: number;
+}
+
+/** API thread → writer thread: the chunk with this number was taken, send more. */
+export interface WorkbookAck {
+  type: 'ack';
+  chunk: number;
+}
+
+/** Writer thread → API thread. */
+export type FromWorkbookWorker =
+  /** The cursor is open: the rows it will give, counted in its snapshot. */
+  | { type: 'opened'; totalOfRows: number }
+  | { type: 'chunk'; chunk: number; data: Uint8Array }
+  | { type: 'done' }
+  /** `filter` when the query's SQL refused a filter (before any row was written). */
+  | { type: 'error'; message: string; filter?: { index: number; problem: FilterProblem } };
