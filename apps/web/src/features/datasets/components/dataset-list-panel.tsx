@@ -1,24 +1,18 @@
-import { useState } from 'react';
 import { Box, Tooltip, Typography } from '@mui/material';
 import WarningAmberOutlined from '@mui/icons-material/WarningAmberOutlined';
-import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { DASHBOARD_PANELS, MESSAGES, renameDatasetRequestSchema, type DatasetDto } from '@pagewright/shared';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ItemListCard } from '../../../components/item-list-card';
 import { ItemListRow } from '../../../components/item-list-row';
-import { RenameDialog } from '../../../components/rename-dialog';
+import { useNamedItemDialogs } from '../../../components/named-item-dialogs';
 import { errorText } from '../../../lib/api-client';
 import { useLiveEvents } from '../../../lib/live-events';
 import { PATHS } from '../../../lib/paths';
-import { toast } from '../../../lib/toast';
 import { deleteDataset } from '../api/delete-dataset';
 import { datasetListQueryKey, useDatasetList } from '../api/list-datasets';
 import { renameDataset } from '../api/rename-dataset';
 import { datasetWizardLocation } from '../wizard-location';
-
-type OpenDialog = { kind: 'rename'; item: DatasetDto } | { kind: 'delete'; item: DatasetDto } | null;
 
 const TITLE = DASHBOARD_PANELS.find((panel) => panel.id === 'datasets')?.title ?? 'Datasets';
 
@@ -48,14 +42,20 @@ function DirtyMarker() {
 export function DatasetListPanel({ refreshIntervalMs }: { refreshIntervalMs: number }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const list = useDatasetList(refreshIntervalMs);
-  const [dialog, setDialog] = useState<OpenDialog>(null);
-  const [isDeleting, setIsDeleting] = useState(false);
-  const reload = () => queryClient.invalidateQueries({ queryKey: datasetListQueryKey });
+  const items = useNamedItemDialogs<DatasetDto>({
+    listQueryKey: datasetListQueryKey,
+    renameTitle: t('datasets.rename'),
+    renameSchema: renameDatasetRequestSchema,
+    uniqueText: MESSAGES['dataset.list.error.unique'],
+    rename: renameDataset,
+    deleteTitle: t('datasets.delete.title'),
+    deleteText: (item) => t('datasets.delete.text', { name: item.name }),
+    remove: deleteDataset,
+  });
 
   useLiveEvents(['run-status'], (event) => {
-    if (event.status !== 'EXECUTING') void reload();
+    if (event.status !== 'EXECUTING') void items.reload();
   });
 
   const edit = (item: DatasetDto) => {
@@ -67,31 +67,6 @@ export function DatasetListPanel({ refreshIntervalMs }: { refreshIntervalMs: num
       isEdit: true,
     });
     navigate(location.to, { state: location.state });
-  };
-
-  const rename = async (item: DatasetDto, values: { name: string; description: string }) => {
-    const renamed = await renameDataset({ id: item.id, ...values });
-    setDialog(null);
-    toast.success(renamed.message);
-    await reload();
-  };
-
-  const remove = async (item: DatasetDto) => {
-    setIsDeleting(true);
-    try {
-      const deleted = await deleteDataset(item.id);
-      toast.success(deleted.message);
-      queryClient.setQueryData<DatasetDto[]>(datasetListQueryKey, (current) =>
-        current?.filter((row) => row.id !== item.id),
-      );
-    } catch (error) {
-      // Refused while a query reads it: the server says so.
-      toast.error(errorText(error));
-    } finally {
-      setIsDeleting(false);
-      setDialog(null);
-      void reload();
-    }
   };
 
   const rows = list.data ?? [];
@@ -124,35 +99,15 @@ export function DatasetListPanel({ refreshIntervalMs }: { refreshIntervalMs: num
               </Typography>
             }
             menu={[
-              { label: t('extractors.rename'), onClick: () => setDialog({ kind: 'rename', item }) },
+              { label: t('extractors.rename'), onClick: () => items.openRename(item) },
               { label: t('extractors.edit'), onClick: () => edit(item) },
             ]}
             onEdit={() => edit(item)}
-            onDelete={() => setDialog({ kind: 'delete', item })}
+            onDelete={() => items.openDelete(item)}
           />
         ))}
       </ItemListCard>
-      {dialog?.kind === 'rename' && (
-        <RenameDialog
-          title={t('datasets.rename')}
-          initial={{ name: dialog.item.name, description: dialog.item.description }}
-          schema={renameDatasetRequestSchema}
-          uniqueText={MESSAGES['dataset.list.error.unique']}
-          onSubmit={(values) => rename(dialog.item, values)}
-          onClose={() => setDialog(null)}
-        />
-      )}
-      {dialog?.kind === 'delete' && (
-        <ConfirmDialog
-          title={t('datasets.delete.title')}
-          text={t('datasets.delete.text', { name: dialog.item.name })}
-          confirmLabel={t('extractors.delete')}
-          isDestructive
-          isBusy={isDeleting}
-          onConfirm={() => void remove(dialog.item)}
-          onClose={() => setDialog(null)}
-        />
-      )}
+      {items.dialogs}
     </>
   );
 }

@@ -1,22 +1,16 @@
-import { useState } from 'react';
 import { Typography } from '@mui/material';
-import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { DASHBOARD_PANELS, MESSAGES, renameQueryRequestSchema, type QueryDto } from '@pagewright/shared';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ItemListCard } from '../../../components/item-list-card';
 import { ItemListRow, type ItemMenuEntry } from '../../../components/item-list-row';
-import { RenameDialog } from '../../../components/rename-dialog';
+import { useNamedItemDialogs } from '../../../components/named-item-dialogs';
 import { errorText } from '../../../lib/api-client';
 import { PATHS } from '../../../lib/paths';
-import { toast } from '../../../lib/toast';
 import { deleteQuery } from '../api/delete-query';
 import { queryListQueryKey, useQueryList } from '../api/list-queries';
 import { renameQuery } from '../api/rename-query';
 import { queryWizardLocation, type QueryWizardMode } from '../wizard-location';
-
-type OpenDialog = { kind: 'rename'; item: QueryDto } | { kind: 'delete'; item: QueryDto } | null;
 
 const TITLE = DASHBOARD_PANELS.find((panel) => panel.id === 'queries')?.title ?? 'Queries';
 
@@ -27,11 +21,17 @@ const TITLE = DASHBOARD_PANELS.find((panel) => panel.id === 'queries')?.title ??
 export function QueryListPanel({ refreshIntervalMs }: { refreshIntervalMs: number }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const list = useQueryList(refreshIntervalMs);
-  const [dialog, setDialog] = useState<OpenDialog>(null);
-  const [isDeleting, setIsDeleting] = useState(false);
-  const reload = () => queryClient.invalidateQueries({ queryKey: queryListQueryKey });
+  const items = useNamedItemDialogs<QueryDto>({
+    listQueryKey: queryListQueryKey,
+    renameTitle: t('queries.rename'),
+    renameSchema: renameQueryRequestSchema,
+    uniqueText: MESSAGES['query.list.error.unique'],
+    rename: renameQuery,
+    deleteTitle: t('queries.delete.title'),
+    deleteText: (item) => t('queries.delete.text', { name: item.name }),
+    remove: deleteQuery,
+  });
 
   const open = (item: QueryDto, mode: QueryWizardMode) => {
     const location = queryWizardLocation({
@@ -41,30 +41,6 @@ export function QueryListPanel({ refreshIntervalMs }: { refreshIntervalMs: numbe
       mode,
     });
     navigate(location.to, { state: location.state });
-  };
-
-  const rename = async (item: QueryDto, values: { name: string; description: string }) => {
-    const renamed = await renameQuery({ id: item.id, ...values });
-    setDialog(null);
-    toast.success(renamed.message);
-    await reload();
-  };
-
-  const remove = async (item: QueryDto) => {
-    setIsDeleting(true);
-    try {
-      const deleted = await deleteQuery(item.id);
-      toast.success(deleted.message);
-      queryClient.setQueryData<QueryDto[]>(queryListQueryKey, (current) =>
-        current?.filter((row) => row.id !== item.id),
-      );
-    } catch (error) {
-      toast.error(errorText(error));
-    } finally {
-      setIsDeleting(false);
-      setDialog(null);
-      void reload();
-    }
   };
 
   const rows = list.data ?? [];
@@ -83,7 +59,7 @@ export function QueryListPanel({ refreshIntervalMs }: { refreshIntervalMs: numbe
           const isEditable = item.type === 'CUSTOM';
           const menu: ItemMenuEntry[] = [
             { label: t('extractors.execute'), onClick: () => open(item, 'execute') },
-            { label: t('extractors.rename'), onClick: () => setDialog({ kind: 'rename', item }) },
+            { label: t('extractors.rename'), onClick: () => items.openRename(item) },
             ...(isEditable ? [{ label: t('extractors.edit'), onClick: () => open(item, 'edit') }] : []),
           ];
           return (
@@ -101,32 +77,12 @@ export function QueryListPanel({ refreshIntervalMs }: { refreshIntervalMs: numbe
               }
               menu={menu}
               onEdit={isEditable ? () => open(item, 'edit') : undefined}
-              onDelete={() => setDialog({ kind: 'delete', item })}
+              onDelete={() => items.openDelete(item)}
             />
           );
         })}
       </ItemListCard>
-      {dialog?.kind === 'rename' && (
-        <RenameDialog
-          title={t('queries.rename')}
-          initial={{ name: dialog.item.name, description: dialog.item.description }}
-          schema={renameQueryRequestSchema}
-          uniqueText={MESSAGES['query.list.error.unique']}
-          onSubmit={(values) => rename(dialog.item, values)}
-          onClose={() => setDialog(null)}
-        />
-      )}
-      {dialog?.kind === 'delete' && (
-        <ConfirmDialog
-          title={t('queries.delete.title')}
-          text={t('queries.delete.text', { name: dialog.item.name })}
-          confirmLabel={t('extractors.delete')}
-          isDestructive
-          isBusy={isDeleting}
-          onConfirm={() => void remove(dialog.item)}
-          onClose={() => setDialog(null)}
-        />
-      )}
+      {items.dialogs}
     </>
   );
 }
