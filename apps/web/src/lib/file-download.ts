@@ -35,10 +35,9 @@ async function downloadError(response: Response): Promise<ApiError> {
   });
 }
 
-/** Hands an attachment answer to the browser's save flow; resolves with the saved file's name. */
-async function saveResponse(response: Response, fallbackName: string): Promise<string> {
-  const fileName = attachmentFileName(response.headers.get('content-disposition')) ?? fallbackName;
-  const url = URL.createObjectURL(await response.blob());
+/** Hands a blob to the browser's save flow under `fileName`. */
+export function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
   try {
     const link = document.createElement('a');
     link.href = url;
@@ -51,6 +50,12 @@ async function saveResponse(response: Response, fallbackName: string): Promise<s
     // The click has handed the blob to the download manager; a short delay keeps slow browsers safe.
     window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
   }
+}
+
+/** Hands an attachment answer to the browser's save flow; resolves with the saved file's name. */
+async function saveResponse(response: Response, fallbackName: string): Promise<string> {
+  const fileName = attachmentFileName(response.headers.get('content-disposition')) ?? fallbackName;
+  saveBlob(await response.blob(), fileName);
   return fileName;
 }
 

@@ -1,20 +1,3 @@
-/** Hands a blob to the browser's save flow under `fileName`. */
-export function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  try {
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = fileName;
-    link.rel = 'noopener';
-    document.body.append(link);
-    link.click();
-    link.remove();
-  } finally {
-    // The click has handed the blob to the download manager; a short delay keeps slow browsers safe.
-    window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  }
-}
-
 /** The bytes of a base64 text (a FILE cell's content as GET /query/file/{id} sends it). */
 export function base64Blob(base64: string): Blob {
   const binary = atob(base64);

@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { exportQuery, type ExportProgress } from '../api/export-query';
-import { formatBytes, saveBlob } from '../save-file';
+import { saveBlob } from '../../../lib/file-download';
+import { formatBytes } from '../save-file';
 
 /**
  * Export to spreadsheet: the result as {query name}.xlsx. The file streams from the server, so

@@ -24,7 +24,8 @@ import { errorText } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { getQueryFile } from '../api/get-query-file';
 import { useQueryResult, type ResultSource } from '../api/get-query-result';
-import { base64Blob, saveBlob } from '../save-file';
+import { saveBlob } from '../../../lib/file-download';
+import { base64Blob } from '../save-file';
 
 /** A column of the table: a FILE field shows two, its file name and its file link (data spec §2). */
 interface ResultColumn {
