@@ -171,7 +171,6 @@ export function createQueryRepository(
       return datasetQueryPage(pgSql(pool), query, paging);
     },
 
-
     /** The caller's stored file, if a row of one of the caller's datasets holds it. */
     async datasetFile(userId: string, fileId: string) {
       const datasets = await db.dataset.findMany({
