@@ -4,8 +4,8 @@ import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
 import { Redis } from 'ioredis';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { createSecretBox } from '@pagewright/db';
-import { MESSAGES } from '@pagewright/shared';
+import { createRunStarter, createSecretBox } from '@pagewright/db';
+import { MESSAGES, RUN_JOBS, runFlowJobOptions } from '@pagewright/shared';
 import type { ApiConfig } from './config.js';
 import { AppError } from './lib/app-error.js';
 import { REDACTED_LOG_PATHS, serializeRequest } from './lib/log-redaction.js';
@@ -27,7 +27,7 @@ import { liveRoutes } from './modules/live/live.routes.js';
 import { createExtractorRepository } from './modules/extractor/extractor.repository.js';
 import { extractorRoutes } from './modules/extractor/extractor.routes.js';
 import { createExtractorService } from './modules/extractor/extractor.service.js';
-import { createMailer } from './modules/mail/mailer.js';
+import { createMailer } from '@pagewright/mail';
 import { createBuilderRepository } from './modules/builder/builder.repository.js';
 import { builderRoutes } from './modules/builder/builder.routes.js';
 import { createBuilderService } from './modules/builder/builder.service.js';
@@ -52,6 +52,9 @@ import { createUserService } from './modules/user/user.service.js';
 import { createDatasetDraftStore } from './modules/datasets/dataset-draft.store.js';
 import { createDatasetRepository } from './modules/datasets/datasets.repository.js';
 import { datasetRoutes } from './modules/datasets/datasets.routes.js';
+import { createSchedulerRepository } from './modules/schedulers/schedulers.repository.js';
+import { schedulerRoutes } from './modules/schedulers/schedulers.routes.js';
+import { createSchedulerService } from './modules/schedulers/schedulers.service.js';
 import { createDatasetService } from './modules/datasets/datasets.service.js';
 import { createQueryDraftStore } from './modules/queries/query-draft.store.js';
 import { createQueryRepository } from './modules/queries/queries.repository.js';
@@ -159,6 +162,12 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
   const runRepository = createRunRepository(app.db);
+  const runStarter = createRunStarter({
+    db: app.db,
+    enqueue: async (runId) => {
+      await app.queues.runs.add(RUN_JOBS.runFlow, { runId }, runFlowJobOptions(runId));
+    },
+  });
   // Runs whose worker died end ERROR even while no worker runs: the API sweeps them.
   const stoppedRuns = createStoppedRunSweep({
     runs: runRepository,
@@ -178,7 +187,12 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
       await api.register(settingsRoutes, { settings });
       await api.register(liveRoutes, { hub: liveEvents });
       await api.register(runRoutes, {
-        runs: createRunService({ runs: runRepository, queue: app.queues.runs, log: app.log }),
+        runs: createRunService({
+          runs: runRepository,
+          starter: runStarter,
+          queue: app.queues.runs,
+          log: app.log,
+        }),
       });
       await api.register(askRoutes, {
         asks: createAskService({
@@ -197,6 +211,13 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
         builder,
       });
       await api.register(builderRoutes, { builder });
+      await api.register(schedulerRoutes, {
+        schedulers: createSchedulerService({
+          schedulers: createSchedulerRepository(app.db),
+          queue: app.queues.schedules,
+          log: app.log,
+        }),
+      });
       await api.register(datasetRoutes, {
         datasets: createDatasetService({
           datasets: createDatasetRepository(app.db, app.sql),

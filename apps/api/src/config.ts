@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { booleanFromEnv, parseServiceConfig, serviceConfigShape } from '@pagewright/shared';
+import { mailConfigShape, parseServiceConfig, serviceConfigShape } from '@pagewright/shared';
 
 /** proxy-addr's names for address ranges, accepted as well as addresses and CIDRs. */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -37,10 +37,10 @@ const trustedProxies = z
  */
 const configSchema = z.object({
   ...serviceConfigShape,
+  ...mailConfigShape,
   HOST: z.string().default('0.0.0.0'),
   TRUST_PROXY: trustedProxies,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  PUBLIC_URL: z.string().url().default('http://localhost:8080'),
   BUILD_HASH: z.string().default('dev'),
   /**
    * PostgreSQL connections the API opens at most (Prisma and the hot raw queries share one pool).
@@ -72,12 +72,6 @@ const configSchema = z.object({
   LOGIN_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   /** Sign-ups and password-recovery e-mails per client address per minute. */
   ACCOUNT_EMAIL_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(20),
-  SMTP_HOST: z.string().default('127.0.0.1'),
-  SMTP_PORT: z.coerce.number().int().default(1025),
-  SMTP_SECURE: booleanFromEnv.default(false),
-  SMTP_USER: z.string().optional(),
-  SMTP_PASSWORD: z.string().optional(),
-  MAIL_FROM: z.string().default('Pagewright <no-reply@pagewright.local>'),
   WEB_DIST: z.string().default('apps/web/dist'),
 });
 

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { booleanFromEnv, parseServiceConfig, serviceConfigShape } from '@pagewright/shared';
+import { booleanFromEnv, mailConfigShape, parseServiceConfig, serviceConfigShape } from '@pagewright/shared';
 
 /** The worker's one typed configuration, parsed once from the environment. */
 const configSchema = z.object({
   ...serviceConfigShape,
+  ...mailConfigShape,
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
   /** Let flows reach loopback, private and link-local addresses (intranet deployments only). */
   NAVIGATION_ALLOW_PRIVATE_NETWORKS: booleanFromEnv.default(false),

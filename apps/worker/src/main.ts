@@ -2,12 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { Queue, type QueueBase, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { createPrismaClient, createSecretBox } from '@pagewright/db';
+import { createPrismaClient, createRunStarter, createSecretBox } from '@pagewright/db';
+import { createMailer } from '@pagewright/mail';
 import {
+  MAIL_JOBS,
   MAINTENANCE_JOBS,
   PURGE_EXPIRED_SESSIONS_EVERY_MS,
   QUEUES,
   RUN_JOBS,
+  SEND_MAIL_JOB_OPTIONS,
+  runFlowJobOptions,
+  sendMailPayloadSchema,
+  type FireSchedulerPayload,
+  type RunFlowPayload,
+  type SendMailPayload,
   SESSION_QUEUES,
   WORKER_HEARTBEAT_EVERY_MS,
   WORKER_HEARTBEAT_TTL_MS,
@@ -24,6 +32,8 @@ import { createLiveViews } from './sessions/live-view.js';
 import { createSessionCommandProcessor } from './processors/session-command.processor.js';
 import { purgeExpiredSessions } from './processors/purge-expired-sessions.processor.js';
 import { createRunFlowProcessor } from './processors/run-flow.processor.js';
+import { createFireSchedulerProcessor } from './processors/fire-scheduler.processor.js';
+import { reconcileJobSchedulers } from './schedules/reconcile-job-schedulers.js';
 import { RUN_JOB_TTL_SECONDS, SESSION_JOB_TTL_SECONDS, createKeyExpiry } from './redis-ttl.js';
 
 const config = loadConfig();
@@ -98,6 +108,42 @@ const maintenanceWorker = new Worker(
 );
 maintenanceWorker.on('failed', (job, error) => log.error({ jobId: job?.id, err: error }, 'job failed'));
 
+// E-mail this worker sends (a scheduled run's ask, for now) goes through a queue: a mail server
+// that is away gets it on a later attempt, and nothing waits on it.
+const mailer = createMailer(config);
+const mailQueue = new Queue<SendMailPayload>(QUEUES.mail, { connection, prefix });
+const sendMail = async (mail: SendMailPayload) => {
+  await mailQueue.add(MAIL_JOBS.send, mail, SEND_MAIL_JOB_OPTIONS);
+};
+const mailWorker = new Worker(
+  QUEUES.mail,
+  async (job) => {
+    await mailer.send(sendMailPayloadSchema.parse(job.data));
+  },
+  { connection, prefix, concurrency: 2 },
+);
+mailWorker.on('failed', (job, error) =>
+  log.warn({ jobId: job?.id, attempt: job?.attemptsMade, err: error }, 'could not send an e-mail (retried)'),
+);
+
+// Schedulers: BullMQ job schedulers fire them; this worker reconciles those with PostgreSQL first.
+const runsQueue = new Queue<RunFlowPayload>(QUEUES.runs, { connection, prefix });
+const schedulesQueue = new Queue<FireSchedulerPayload>(QUEUES.schedules, { connection, prefix });
+const runStarter = createRunStarter({
+  db,
+  enqueue: async (runId) => {
+    await runsQueue.add(RUN_JOBS.runFlow, { runId }, runFlowJobOptions(runId));
+  },
+});
+log.info(await reconcileJobSchedulers({ db, queue: schedulesQueue, log }), 'job schedulers reconciled');
+const schedulesWorker = new Worker(
+  QUEUES.schedules,
+  createFireSchedulerProcessor({ db, starter: runStarter, schedules: schedulesQueue, log }),
+  // A firing waits on the database, not the CPU: several go at once when many fall together.
+  { connection, prefix, concurrency: 8 },
+);
+schedulesWorker.on('failed', (job, error) => log.error({ jobId: job?.id, err: error }, 'a firing failed'));
+
 const runStore = createRunStore(db);
 const stalledRuns: StalledRunsDeps = {
   store: runStore,
@@ -114,6 +160,8 @@ const processRunFlow = createRunFlowProcessor({
   keyPrefix: config.REDIS_KEY_PREFIX,
   askTimeoutMs: config.ASK_TIMEOUT_SECONDS * 1000,
   stepValueMaxBytes: config.STEP_VALUE_MAX_BYTES,
+  sendMail,
+  dashboardUrl: new URL('/dashboard', config.PUBLIC_URL).href,
   log,
 });
 const processSessionCommand = createSessionCommandProcessor({
@@ -187,7 +235,14 @@ runsWorker.on('failed', (job, error) => {
 
 log.info(
   {
-    queues: [QUEUES.maintenance, QUEUES.runs, SESSION_QUEUES.open, SESSION_QUEUES.ofWorker(workerId)],
+    queues: [
+      QUEUES.maintenance,
+      QUEUES.runs,
+      QUEUES.schedules,
+      QUEUES.mail,
+      SESSION_QUEUES.open,
+      SESSION_QUEUES.ofWorker(workerId),
+    ],
     runConcurrency: config.WORKER_RUN_CONCURRENCY,
   },
   'worker ready',
@@ -203,6 +258,10 @@ async function shutdown(signal: string): Promise<void> {
   // Runs in flight are not waited for (a WAIT can last a minute): their locks lapse and the API's
   // stopped-run sweep ends them ERROR.
   await runsWorker.close(true);
+  await schedulesWorker.close();
+  await mailWorker.close();
+  await Promise.all([runsQueue.close(), schedulesQueue.close(), mailQueue.close()]);
+  mailer.close();
   await liveViews.stop();
   await browserPool.close();
   await maintenanceWorker.close();

@@ -43,3 +43,4 @@ export * from './datasets/dataset-fill.js';
 export * from './datasets/dataset-query.js';
 export * from './datasets/run-rows.js';
 export * from './datasets/run-fill.js';
+export * from './runs/start-run.js';

@@ -52,6 +52,7 @@ export const RECIPIENT_SEPARATOR = ';';
 
 export const SCHEDULER_INTERVAL_MIN = 1;
 export const SCHEDULER_INTERVAL_MAX = 1440;
+export const SCHEDULER_DAY_OF_MONTH_MAX = 31;
 export const SORT_SEQUENCE_MIN = 1;
 export const SORT_SEQUENCE_MAX = 9;
 export const QUERY_PAGE_SIZES = [5, 10, 25] as const;

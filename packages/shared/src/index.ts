@@ -19,4 +19,5 @@ export * from './builder-rules.js';
 export * from './contracts/screen-share.js';
 export * from './query-operators.js';
 export * from './contracts/datasets.js';
+export * from './contracts/schedulers.js';
 export * from './contracts/queries.js';

@@ -15,6 +15,10 @@ import { sealedSecretJsonSchema } from './contracts/builder.js';
 export const QUEUES = {
   maintenance: 'pagewright-maintenance',
   runs: 'pagewright-runs',
+  /** Firings of users' schedulers: one BullMQ job scheduler per Pagewright scheduler. */
+  schedules: 'pagewright-schedules',
+  /** E-mail the worker sends for others (retried while the mail server is away). */
+  mail: 'pagewright-mail',
 } as const;
 
 export const MAINTENANCE_JOBS = {
@@ -42,6 +46,50 @@ export const RUN_JOBS = {
 
 export const runFlowPayloadSchema = z.object({ runId: z.string().uuid() });
 export type RunFlowPayload = z.infer<typeof runFlowPayloadSchema>;
+
+/**
+ * A run's job: its id is the run's (a run is queued at most once), one attempt (a flow that typed
+ * into a site is not replayed behind the operator's back).
+ */
+export function runFlowJobOptions(runId: string) {
+  return { jobId: runId, attempts: 1, removeOnComplete: { count: 1000 }, removeOnFail: { count: 1000 } };
+}
+
+/** Jobs of QUEUES.schedules. */
+export const SCHEDULE_JOBS = {
+  fire: 'fire-scheduler',
+} as const;
+export const fireSchedulerPayloadSchema = z.object({ schedulerId: z.string().uuid() });
+export type FireSchedulerPayload = z.infer<typeof fireSchedulerPayloadSchema>;
+/**
+ * A firing's job: retried when the database was away (a retry is harmless: each extractor's run or
+ * skip is recorded once per firing, by a unique key).
+ */
+export const FIRE_SCHEDULER_JOB_OPTIONS = {
+  attempts: 3,
+  backoff: { type: 'fixed', delay: 5_000 },
+  removeOnComplete: { count: 1000 },
+  removeOnFail: { count: 1000 },
+};
+
+/** Jobs of QUEUES.mail. */
+export const MAIL_JOBS = {
+  send: 'send-mail',
+} as const;
+export const sendMailPayloadSchema = z.object({
+  to: z.string().min(1),
+  subject: z.string(),
+  text: z.string(),
+  html: z.string(),
+});
+export type SendMailPayload = z.infer<typeof sendMailPayloadSchema>;
+/** A mail server that is away gets the mail later: 8 tries over about half an hour. */
+export const SEND_MAIL_JOB_OPTIONS = {
+  attempts: 8,
+  backoff: { type: 'exponential', delay: 15_000 },
+  removeOnComplete: { count: 1000 },
+  removeOnFail: { count: 1000 },
+} as const;
 
 /**
  * Live sessions (builder and navigator browsers). `open` goes to the shared queue any worker

@@ -16,6 +16,19 @@ export const serviceConfigShape = {
 /** 'true'/'false'/'1'/'0' from the environment as a boolean. */
 export const booleanFromEnv = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
+/** Where e-mail goes and what its links point at: the API and the worker both send mail. */
+export const mailConfigShape = {
+  /** The address people open the product at; links in e-mails start with it. */
+  PUBLIC_URL: z.string().url().default('http://localhost:8080'),
+  SMTP_HOST: z.string().default('127.0.0.1'),
+  SMTP_PORT: z.coerce.number().int().default(1025),
+  SMTP_SECURE: booleanFromEnv.default(false),
+  SMTP_USER: z.string().optional(),
+  SMTP_PASSWORD: z.string().optional(),
+  MAIL_FROM: z.string().default('Pagewright <no-reply@pagewright.local>'),
+};
+export type MailConfig = z.infer<z.ZodObject<typeof mailConfigShape>>;
+
 /** Parses the environment once; a bad value stops the service with every problem named. */
 export function parseServiceConfig<S extends z.ZodType>(
   service: string,

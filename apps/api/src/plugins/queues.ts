@@ -2,14 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { QUEUES, queuePrefix, type RunFlowPayload } from '@pagewright/shared';
+import { QUEUES, queuePrefix, type FireSchedulerPayload, type RunFlowPayload } from '@pagewright/shared';
 import { FAIL_FAST_REDIS_OPTIONS } from '../lib/redis-fail-fast.js';
 
 export type RunsQueue = Queue<RunFlowPayload>;
+/** Holds the job schedulers of users' schedulers (the worker fires them). */
+export type SchedulesQueue = Queue<FireSchedulerPayload>;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    queues: { runs: RunsQueue };
+    queues: { runs: RunsQueue; schedules: SchedulesQueue };
   }
 }
 
@@ -21,9 +23,11 @@ export const queuesPlugin = fp(async (app: FastifyInstance) => {
   await connection.connect();
   const prefix = queuePrefix(app.config.REDIS_KEY_PREFIX);
   const runs: RunsQueue = new Queue<RunFlowPayload>(QUEUES.runs, { connection, prefix });
-  app.decorate('queues', { runs });
+  const schedules: SchedulesQueue = new Queue<FireSchedulerPayload>(QUEUES.schedules, { connection, prefix });
+  app.decorate('queues', { runs, schedules });
   app.addHook('onClose', async () => {
     await runs.close();
+    await schedules.close();
     connection.disconnect();
   });
 });

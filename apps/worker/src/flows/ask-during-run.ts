@@ -30,6 +30,11 @@ export interface AskRun {
   rowsBySequence: ReadonlyMap<number, AskRunRow>;
   /** Aborting cancels the ask being waited on (a validation whose request went away). */
   signal?: AbortSignal;
+  /**
+   * Called once per new ask, after the dialog was offered: a scheduled run (nobody watching) has
+   * its owner e-mailed. A failure here is logged; the ask waits all the same.
+   */
+  onAskOffered?: (askId: string, request: AskRequest) => Promise<void>;
 }
 
 interface AskRunRow {
@@ -133,6 +138,7 @@ export function createAskDuringRun(deps: AskDuringRunDeps, run: AskRun) {
       if (saved !== undefined) return saved;
     }
     const expiresAt = new Date(Date.now() + deps.timeoutMs);
+    const isNewAsk = !(request.round && openRecaptchaAsks.has(request.sequence));
     const askId = await offer(request, row, expiresAt);
     await publishLiveEvent(deps.redis, deps.keyPrefix, run.userId, {
       type: 'pending-ask',
@@ -141,6 +147,12 @@ export function createAskDuringRun(deps: AskDuringRunDeps, run: AskRun) {
       actionType: request.type,
     });
     deps.log.info({ runId: run.runId, askId, sequence: request.sequence }, 'waiting for an answer');
+    if (isNewAsk && run.onAskOffered)
+      await run
+        .onAskOffered(askId, request)
+        .catch((error: unknown) =>
+          deps.log.warn({ err: error, runId: run.runId, askId }, 'could not tell the owner about an ask'),
+        );
 
     // A stopped run answers its own ask CANCELED, as the ask dialog's Cancel does.
     const key = askAnswerKey(deps.keyPrefix, askId);

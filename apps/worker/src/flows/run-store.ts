@@ -192,9 +192,11 @@ export function createRunStore(db: PrismaClient, files: FileStorage = createFile
       return db.run.findUnique({
         where: { id: runId },
         include: {
+          user: { select: { email: true, firstName: true } },
           extractor: {
             select: {
               id: true,
+              name: true,
               actions: { orderBy: { sequence: 'asc' }, include: flowActionInclude },
             },
           },

@@ -12,8 +12,15 @@ import {
   type StepRecord,
 } from '@pagewright/automation';
 import type { SecretBox } from '@pagewright/db';
-import { ASK_MESSAGES, publishLiveEvent, runFlowPayloadSchema, type FlowAction } from '@pagewright/shared';
+import {
+  ASK_MESSAGES,
+  publishLiveEvent,
+  runFlowPayloadSchema,
+  type FlowAction,
+  type SendMailPayload,
+} from '@pagewright/shared';
 import { createAskDuringRun } from '../flows/ask-during-run.js';
+import { scheduledAskMail } from '../flows/ask-mail.js';
 import type { BrowserPool } from '../browser-pool.js';
 import { toFlowAction, type StoredAction } from '../flows/load-flow.js';
 import { stepToStore, type RunEnd, type RunStore } from '../flows/run-store.js';
@@ -30,6 +37,10 @@ export interface RunFlowProcessorDeps {
   askTimeoutMs: number;
   /** The largest value one step may produce (STEP_VALUE_MAX_BYTES). */
   stepValueMaxBytes: number;
+  /** Queues an e-mail (QUEUES.mail): a scheduled run's ask is mailed to its owner. */
+  sendMail: (mail: SendMailPayload) => Promise<void>;
+  /** The dashboard's address in those e-mails (PUBLIC_URL/dashboard). */
+  dashboardUrl: string;
   log: Logger;
 }
 
@@ -71,7 +82,27 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
         timeoutMs: deps.askTimeoutMs,
         log: jobLog,
       },
-      { runId, userId: run.userId, extractorId: run.extractorId, rowsBySequence },
+      {
+        runId,
+        userId: run.userId,
+        extractorId: run.extractorId,
+        rowsBySequence,
+        // Nobody watches a scheduled run: its owner learns of the question by e-mail.
+        onAskOffered:
+          run.trigger === 'SCHEDULED'
+            ? (_askId, request) =>
+                deps.sendMail(
+                  scheduledAskMail({
+                    to: run.user.email,
+                    firstName: run.user.firstName,
+                    extractorName: run.extractor.name,
+                    question: request.question ?? null,
+                    dashboardUrl: deps.dashboardUrl,
+                    waitMinutes: Math.round(deps.askTimeoutMs / 60_000),
+                  }),
+                )
+            : undefined,
+      },
     );
     const keptFiles = new Map<number, KeptFile[]>();
     let currentSequence: number | undefined;

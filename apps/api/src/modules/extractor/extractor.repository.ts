@@ -216,6 +216,10 @@ export function createExtractorRepository(db: PrismaClient, sql: pg.Pool) {
     delete(userId: string, id: string) {
       return db.extractor.deleteMany({ where: { id, userId } });
     },
+    /** Whether one of the caller's schedulers runs it (it cannot be deleted then). */
+    async isScheduled(userId: string, id: string) {
+      return (await db.schedulerExtractor.count({ where: { extractorId: id, scheduler: { userId } } })) > 0;
+    },
     clearErrorMessages(userId: string, id: string) {
       return db.extractorErrorMessage.updateMany({
         where: { extractorId: id, isCleared: false, extractor: { userId } },

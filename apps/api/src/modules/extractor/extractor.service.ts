@@ -137,6 +137,8 @@ export function createExtractorService(extractors: ExtractorRepository, secrets:
       if (extractor.status === 'EXECUTING') {
         throw new AppError('CONFLICT', MESSAGES['extractor.delete.executing']);
       }
+      if (await extractors.isScheduled(userId, id))
+        throw new AppError('CONFLICT', MESSAGES['extractor.delete.scheduler']);
       try {
         await extractors.delete(userId, id);
       } catch (error) {

@@ -1,43 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { createFileStorage, type FileStorage, type PrismaClient, type RunStatus } from '@pagewright/db';
+import { createFileStorage, type FileStorage, type PrismaClient } from '@pagewright/db';
 
 /** Runs, their steps and stored files (read through `files`); every read is scoped to the owner. */
 export function createRunRepository(db: PrismaClient, files: FileStorage = createFileStorage(db)) {
   return {
-    /** The caller's extractor with how many saved actions it has (a never-saved draft has none). */
-    findOwnedExtractor(userId: string, id: string) {
-      return db.extractor.findFirst({
-        where: { id, userId },
-        select: { id: true, status: true, _count: { select: { actions: true } } },
-      });
-    },
-    hasPendingAsk(userId: string, extractorId: string) {
-      return db.pendingAsk
-        .count({ where: { userId, status: 'PENDING', run: { extractorId } } })
-        .then((count) => count > 0);
-    },
-    /**
-     * Marks the extractor EXECUTING and creates its run in one transaction; undefined when a run is
-     * already executing. The conditional update holds the row lock, so two Execute clicks at once
-     * cannot both start a run.
-     */
-    startManualRun(userId: string, extractorId: string) {
-      return db.$transaction(async (tx) => {
-        const executing = await tx.run.count({ where: { extractorId, status: 'EXECUTING' } });
-        if (executing > 0) return undefined;
-        const claimed = await tx.extractor.updateMany({
-          where: { id: extractorId, userId, OR: [{ status: null }, { status: { not: 'EXECUTING' } }] },
-          data: { status: 'EXECUTING' },
-        });
-        if (claimed.count === 0) return undefined;
-        // The run id is also its job id, known before the job exists: a run row always names its
-        // job, so the API's stopped-run sweep can tell a lost job from one not yet queued.
-        const id = randomUUID();
-        return tx.run.create({
-          data: { id, jobId: id, extractorId, userId, status: 'EXECUTING', trigger: 'MANUAL' },
-        });
-      });
-    },
     /**
      * Queued runs (they have a job; a builder's validation run has none) still EXECUTING that
      * started before `startedBefore`: the stopped-run sweep's one query.
@@ -70,19 +35,6 @@ export function createRunRepository(db: PrismaClient, files: FileStorage = creat
         });
         return true;
       });
-    },
-    /**
-     * Takes back a run that could not be queued: Execute was refused, so no run is left behind and
-     * the extractor gets back the status it had.
-     */
-    withdrawRun(runId: string, extractorId: string, previousStatus: RunStatus | null) {
-      return db.$transaction([
-        db.run.delete({ where: { id: runId } }),
-        db.extractor.updateMany({
-          where: { id: extractorId, status: 'EXECUTING' },
-          data: { status: previousStatus },
-        }),
-      ]);
     },
     /** The run and its steps; a step's normalized HTML (up to 2 MB) is only flagged, not read. */
     async findOwnedRun(userId: string, runId: string) {

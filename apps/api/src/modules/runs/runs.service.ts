@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { RunStarter } from '@pagewright/db';
 import {
   MESSAGES,
-  RUN_JOBS,
   RUN_MESSAGES,
   stepValueSchema,
   type ExecuteExtractorResponse,
@@ -19,8 +19,14 @@ export interface StoredFileContent {
 }
 
 /** Execute (automation spec §7) and reading a run step by step; always scoped to the caller. */
-export function createRunService(deps: { runs: RunRepository; queue: RunsQueue; log: FastifyBaseLogger }) {
-  const { runs, queue, log } = deps;
+export function createRunService(deps: {
+  runs: RunRepository;
+  /** Execute starts runs the way a scheduler's firing does (packages/db's run starter). */
+  starter: RunStarter;
+  queue: RunsQueue;
+  log: FastifyBaseLogger;
+}) {
+  const { runs, starter, queue, log } = deps;
 
   /** Whether a worker takes runs now; a Redis that cannot say counts as none. */
   async function hasLiveWorker(): Promise<boolean> {
@@ -40,33 +46,25 @@ export function createRunService(deps: { runs: RunRepository; queue: RunsQueue; 
 
   return {
     async execute(userId: string, extractorId: string): Promise<ExecuteExtractorResponse> {
-      const extractor = await runs.findOwnedExtractor(userId, extractorId);
-      if (!extractor) throw AppError.notFound();
-      // The worker runs the saved actions only: without any, the run would "succeed" doing nothing.
-      if (extractor._count.actions === 0) {
-        throw new AppError('CONFLICT', MESSAGES['extractor.execute.no.actions']);
-      }
-      if (await runs.hasPendingAsk(userId, extractorId)) {
-        throw new AppError('CONFLICT', MESSAGES['extractor.pending.ask']);
-      }
-      const run = await runs.startManualRun(userId, extractorId);
-      if (!run) throw new AppError('CONFLICT', RUN_MESSAGES.alreadyExecuting);
-      try {
-        // Job id = run id: a run is queued at most once. One attempt: a flow that typed into a
-        // site is not replayed behind the operator's back.
-        await queue.add(
-          RUN_JOBS.runFlow,
-          { runId: run.id },
-          { jobId: run.id, attempts: 1, removeOnComplete: { count: 1000 }, removeOnFail: { count: 1000 } },
-        );
-      } catch (error) {
-        log.error({ err: error, runId: run.id }, 'could not queue a run; Execute refused');
-        await runs.withdrawRun(run.id, extractorId, extractor.status);
-        throw new AppError('SERVICE_UNAVAILABLE', RUN_MESSAGES.queueUnavailable);
+      const result = await starter.start({ userId, extractorId });
+      if (!result.started) {
+        switch (result.refusal) {
+          case 'NO_ACTIONS':
+            throw new AppError('CONFLICT', MESSAGES['extractor.execute.no.actions']);
+          case 'PENDING_ASK':
+            throw new AppError('CONFLICT', MESSAGES['extractor.pending.ask']);
+          case 'EXECUTING':
+            throw new AppError('CONFLICT', RUN_MESSAGES.alreadyExecuting);
+          case 'QUEUE_UNAVAILABLE':
+            log.error({ err: result.cause, extractorId }, 'could not queue a run; Execute refused');
+            throw new AppError('SERVICE_UNAVAILABLE', RUN_MESSAGES.queueUnavailable);
+          default:
+            throw AppError.notFound();
+        }
       }
       const waitingForWorker = !(await hasLiveWorker());
-      if (waitingForWorker) log.warn({ runId: run.id }, 'run queued while no worker is running');
-      return { runId: run.id, status: 'EXECUTING', waitingForWorker };
+      if (waitingForWorker) log.warn({ runId: result.runId }, 'run queued while no worker is running');
+      return { runId: result.runId, status: 'EXECUTING', waitingForWorker };
     },
 
     async get(userId: string, runId: string): Promise<RunDetail> {

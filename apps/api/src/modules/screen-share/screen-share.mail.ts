@@ -1,5 +1,5 @@
-import { escapeHtml, layout } from '../mail/account-mails.js';
-import type { OutgoingMail } from '../mail/mailer.js';
+import { escapeHtml, layout } from '@pagewright/mail';
+import type { OutgoingMail } from '@pagewright/mail';
 
 export interface ScreenShareMailContent {
   ownerFullName: string;

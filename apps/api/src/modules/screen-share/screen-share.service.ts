@@ -10,7 +10,7 @@ import {
 import type { ApiConfig } from '../../config.js';
 import { AppError } from '../../lib/app-error.js';
 import { hashToken, newOpaqueToken } from '../../lib/tokens.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { Mailer } from '@pagewright/mail';
 import { screenShareMail } from './screen-share.mail.js';
 import type { ScreenShareRepository } from './screen-share.repository.js';
 

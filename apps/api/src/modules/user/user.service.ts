@@ -12,7 +12,7 @@ import type { AuthenticatedUser } from '../../plugins/auth.js';
 import { hashToken, newOpaqueToken } from '../../lib/tokens.js';
 import { generateTemporaryPassword, hashPassword, verifyPassword } from '../auth/password-policy.js';
 import { confirmationMail, temporaryPasswordMail } from '../mail/account-mails.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { Mailer } from '@pagewright/mail';
 import type { UserRepository } from './user.repository.js';
 
 const HOUR_MS = 60 * 60 * 1000;

@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { ApiConfig } from '../../config.js';
+import type { MailConfig } from '@pagewright/shared';
 
 export interface OutgoingMail {
   to: string;
@@ -8,8 +8,12 @@ export interface OutgoingMail {
   html: string;
 }
 
-/** Sends e-mail over the configured SMTP server (a local catcher by default, see README). */
-export function createMailer(config: ApiConfig) {
+/**
+ * Sends e-mail over the configured SMTP server (a local catcher by default, see README). The API
+ * sends account mails with it; the worker sends the mail queue's jobs (retried when the server is
+ * down).
+ */
+export function createMailer(config: MailConfig) {
   const transport = nodemailer.createTransport({
     host: config.SMTP_HOST,
     port: config.SMTP_PORT,

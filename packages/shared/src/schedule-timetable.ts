@@ -1,0 +1,119 @@
+/**
+ * A scheduler's timetable as BullMQ's job schedulers run it, and the times it fires at. Not in the
+ * package's index (the SPA does not need cron-parser): the API and the worker import
+ * '@pagewright/shared/schedule-timetable'.
+ *
+ * - MINUTE_INTERVAL: `every` n minutes, counted from the Unix epoch (BullMQ's rule), so a 60-minute
+ *   interval fires on the hour and 1440 at 00:00 UTC; the zone plays no part.
+ * - DAILY, WEEKLY, MONTHLY: a cron pattern with the scheduler's IANA zone; daylight saving is
+ *   cron-parser's (the same version BullMQ uses): a time skipped in spring fires an hour later
+ *   that day, a time repeated in autumn fires once.
+ * - MONTHLY on day 29-31: a month without that day fires on its last day. Day 31 is cron's `L`;
+ *   days 29 and 30 need `d,L` plus a filter (`isIntendedFiring`) that drops the month's other
+ *   candidate (the 31st of a long month, the 30th of a 30-day month for day 29).
+ */
+import { CronExpressionParser } from 'cron-parser';
+import { parseSchedulerTime } from './contracts/schedulers.js';
+import { DAYS_OF_WEEK, type DayOfWeek, type ScheduleType } from './enums.js';
+
+export interface Timetable {
+  scheduleType: ScheduleType;
+  minuteInterval: number | null;
+  time: string | null;
+  daysOfWeek: readonly DayOfWeek[];
+  dayOfMonth: number | null;
+  timeZone: string;
+}
+
+/** BullMQ's repeat options for a timetable. */
+export type RepeatRule = { every: number } | { pattern: string; tz: string };
+
+/** The job scheduler of a Pagewright scheduler (one each). */
+export function jobSchedulerId(schedulerId: string): string {
+  return `scheduler:${schedulerId}`;
+}
+export function schedulerIdOfJobScheduler(jobSchedulerKey: string): string | undefined {
+  return jobSchedulerKey.startsWith('scheduler:') ? jobSchedulerKey.slice('scheduler:'.length) : undefined;
+}
+
+export function repeatRuleOf(timetable: Timetable): RepeatRule {
+  if (timetable.scheduleType === 'MINUTE_INTERVAL') {
+    const minutes = timetable.minuteInterval ?? 0;
+    if (minutes < 1) throw new Error('An interval timetable needs minuteInterval');
+    return { every: minutes * 60_000 };
+  }
+  const time = parseSchedulerTime(timetable.time);
+  if ('problem' in time) throw new Error(`A ${timetable.scheduleType} timetable needs a valid time`);
+  const at = `${time.minute} ${time.hour}`;
+  switch (timetable.scheduleType) {
+    case 'DAILY':
+      return { pattern: `${at} * * *`, tz: timetable.timeZone };
+    case 'WEEKLY': {
+      const days = [...new Set(timetable.daysOfWeek)].map((day) => DAYS_OF_WEEK.indexOf(day)).sort();
+      if (days.length === 0) throw new Error('A weekly timetable needs days of the week');
+      return { pattern: `${at} * * ${days.join(',')}`, tz: timetable.timeZone };
+    }
+    case 'MONTHLY': {
+      const day = timetable.dayOfMonth ?? 0;
+      if (day < 1 || day > 31) throw new Error('A monthly timetable needs a day of the month');
+      const dayField = day <= 28 ? String(day) : day === 31 ? 'L' : `${day},L`;
+      return { pattern: `${at} ${dayField} * *`, tz: timetable.timeZone };
+    }
+  }
+}
+
+/** Year, month (1-12) and day of an instant in a zone. */
+function localDate(instant: Date, timeZone: string): { year: number; month: number; day: number } {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+  }).formatToParts(instant);
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return { year: part('year'), month: part('month'), day: part('day') };
+}
+
+/**
+ * Whether a firing of the rule at `firedAt` is one the timetable wants: false only for the extra
+ * candidate of a MONTHLY day 29 or 30 (see the module comment).
+ */
+export function isIntendedFiring(timetable: Timetable, firedAt: Date): boolean {
+  const day = timetable.dayOfMonth ?? 0;
+  if (timetable.scheduleType !== 'MONTHLY' || day < 29 || day > 30) return true;
+  const local = localDate(firedAt, timetable.timeZone);
+  const daysInMonth = new Date(Date.UTC(local.year, local.month, 0)).getUTCDate();
+  return local.day === Math.min(day, daysInMonth);
+}
+
+/** The next `count` times the timetable fires after `after` (what the dashboard shows as next run). */
+export function nextFireTimes(timetable: Timetable, after: Date, count = 1): Date[] {
+  const rule = repeatRuleOf(timetable);
+  const times: Date[] = [];
+  if ('every' in rule) {
+    // BullMQ: the next multiple of `every` after now.
+    let next = Math.floor(after.getTime() / rule.every) * rule.every + rule.every;
+    while (times.length < count) {
+      times.push(new Date(next));
+      next += rule.every;
+    }
+    return times;
+  }
+  const expression = CronExpressionParser.parse(rule.pattern, { currentDate: after, tz: rule.tz });
+  // A filtered MONTHLY skips at most one candidate a month: a few spare iterations suffice.
+  for (let guard = 0; times.length < count && guard < count * 3 + 3; guard++) {
+    const next = expression.next().toDate();
+    if (isIntendedFiring(timetable, next)) times.push(next);
+  }
+  return times;
+}
+
+/** What BullMQ needs of a queue to keep a scheduler's job scheduler (Queue fits). */
+export interface JobSchedulerQueue {
+  upsertJobScheduler(
+    id: string,
+    repeat: RepeatRule,
+    template: { name: string; data: { schedulerId: string }; opts?: Record<string, unknown> },
+  ): Promise<unknown>;
+  removeJobScheduler(id: string): Promise<boolean>;
+}
