@@ -22,13 +22,13 @@ import {
   type RunStatus,
 } from '@pagewright/shared';
 import { ApiError, errorText, isApiError } from '../../../lib/api-client';
+import { extractorListQueryKey, useExtractorList } from '../../../lib/extractor-list';
 import { useLiveEvents } from '../../../lib/live-events';
 import { requestPendingAskCheck } from '../../../lib/pending-ask-check';
 import { toast } from '../../../lib/toast';
 import { copyExtractor } from '../api/copy-extractor';
 import { deleteExtractor } from '../api/delete-extractor';
 import { executeExtractor } from '../api/execute-extractor';
-import { extractorListQueryKey, useExtractorList } from '../api/list-extractors';
 import { renameExtractor } from '../api/rename-extractor';
 import { startExtractor } from '../api/start-extractor';
 import { queueRunErrorNotice } from '../hooks/run-error-notices';

@@ -9,8 +9,3 @@ export function createQuery(request: CreateQueryRequest) {
     schema: createQueryResponseSchema,
   });
 }
-
-/** The browser's time zone: the query's date filters count days in it. */
-export function browserTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}

@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { MESSAGES, createQueryRequestSchema } from '@pagewright/shared';
 import { useNameDescriptionForm } from '../../../components/name-description-fields';
 import { NameDescriptionPage } from '../../../components/name-description-page';
-import { browserTimeZone, createQuery } from '../api/create-query';
+import { browserTimeZone } from '../../../lib/time-zone';
+import { createQuery } from '../api/create-query';
 import { queryWizardLocation } from '../wizard-location';
 
 /**

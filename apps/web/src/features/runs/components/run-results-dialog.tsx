@@ -13,27 +13,20 @@ import {
   ListItem,
   Stack,
   Typography,
-  type ChipProps,
 } from '@mui/material';
 import CheckCircleOutlined from '@mui/icons-material/CheckCircleOutlined';
 import ErrorOutlined from '@mui/icons-material/ErrorOutlined';
 import { alpha } from '@mui/material/styles';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { RunDetail, RunStatus, RunStep, RunStepScreenshotKind } from '@pagewright/shared';
+import type { RunDetail, RunStep, RunStepScreenshotKind } from '@pagewright/shared';
+import { RunStatusChip } from '../../../components/run-status-chip';
 import { errorText } from '../../../lib/api-client';
 import { useLiveEvents } from '../../../lib/live-events';
 import { runQueryKey, useRun } from '../api/get-run';
 import { StepHtmlDialog } from './step-html-dialog';
 import { StepPictureDialog } from './step-picture-dialog';
 import { formatDateTime, StepValueView } from './step-value';
-
-const STATUS_COLORS: Record<RunStatus, ChipProps['color']> = {
-  EXECUTING: 'primary',
-  SUCCESS: 'success',
-  ERROR: 'error',
-  STOPPED: 'default',
-};
 
 type OpenEvidence =
   | { kind: 'picture'; sequence: number; shot: RunStepScreenshotKind }
@@ -205,14 +198,7 @@ export function RunResultsDialog({ runId, name, onClose }: RunResultsDialogProps
           <Typography id="run-results-title" variant="h6" component="h2" sx={{ overflowWrap: 'anywhere' }}>
             {t('runs.title', { name })}
           </Typography>
-          {data && (
-            <Chip
-              size="small"
-              color={STATUS_COLORS[data.status]}
-              label={t(`extractors.status.${data.status}`)}
-              data-testid="run-status"
-            />
-          )}
+          {data && <RunStatusChip status={data.status} data-testid="run-status" />}
         </Stack>
         {data && <RunTimes run={data} />}
       </DialogTitle>

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { extractorListItemSchema, type ExtractorListItem, type ExtractorType } from '@pagewright/shared';
-import { apiRequest } from '../../../lib/api-client';
+import { apiRequest } from './api-client';
 
 const listSchema = z.array(extractorListItemSchema);
 
