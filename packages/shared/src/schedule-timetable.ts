@@ -3,8 +3,9 @@
  * package's index (the SPA does not need cron-parser): the API and the worker import
  * '@pagewright/shared/schedule-timetable'.
  *
- * - MINUTE_INTERVAL: `every` n minutes, counted from the Unix epoch (BullMQ's rule), so a 60-minute
- *   interval fires on the hour and 1440 at 00:00 UTC; the zone plays no part.
+ * - MINUTE_INTERVAL: `every` n minutes on the multiples of n minutes since the Unix epoch, so a
+ *   60-minute interval fires on the hour, 15 at :00, :15, :30 and :45, 1440 at 00:00 UTC; the zone
+ *   plays no part. (BullMQ alone would fire at once on saving, then n minutes after that.)
  * - DAILY, WEEKLY, MONTHLY: a cron pattern with the scheduler's IANA zone; daylight saving is
  *   cron-parser's (the same version BullMQ uses): a time skipped in spring fires an hour later
  *   that day, a time repeated in autumn fires once.
@@ -25,8 +26,8 @@ export interface Timetable {
   timeZone: string;
 }
 
-/** BullMQ's repeat options for a timetable. */
-export type RepeatRule = { every: number } | { pattern: string; tz: string };
+/** BullMQ's repeat options for a timetable (`startDate`: an interval's first firing). */
+export type RepeatRule = { every: number; startDate?: number } | { pattern: string; tz: string };
 
 /** The job scheduler of a Pagewright scheduler (one each). */
 export function jobSchedulerId(schedulerId: string): string {
@@ -36,11 +37,17 @@ export function schedulerIdOfJobScheduler(jobSchedulerKey: string): string | und
   return jobSchedulerKey.startsWith('scheduler:') ? jobSchedulerKey.slice('scheduler:'.length) : undefined;
 }
 
-export function repeatRuleOf(timetable: Timetable): RepeatRule {
+/**
+ * BullMQ's repeat options. An interval starts at its next multiple after `now` (BullMQ would fire
+ * it at once, then every n minutes from that moment): its firings stay on the epoch's multiples,
+ * the times `nextFireTimes` gives, however often it is saved or reconciled.
+ */
+export function repeatRuleOf(timetable: Timetable, now: Date = new Date()): RepeatRule {
   if (timetable.scheduleType === 'MINUTE_INTERVAL') {
     const minutes = timetable.minuteInterval ?? 0;
     if (minutes < 1) throw new Error('An interval timetable needs minuteInterval');
-    return { every: minutes * 60_000 };
+    const every = minutes * 60_000;
+    return { every, startDate: nextMultiple(now.getTime(), every) };
   }
   const time = parseSchedulerTime(timetable.time);
   if ('problem' in time) throw new Error(`A ${timetable.scheduleType} timetable needs a valid time`);
@@ -60,6 +67,11 @@ export function repeatRuleOf(timetable: Timetable): RepeatRule {
       return { pattern: `${at} ${dayField} * *`, tz: timetable.timeZone };
     }
   }
+}
+
+/** The first multiple of `every` after `millis`. */
+function nextMultiple(millis: number, every: number): number {
+  return Math.floor(millis / every) * every + every;
 }
 
 /** Year, month (1-12) and day of an instant in a zone. */
@@ -88,11 +100,10 @@ export function isIntendedFiring(timetable: Timetable, firedAt: Date): boolean {
 
 /** The next `count` times the timetable fires after `after` (what the dashboard shows as next run). */
 export function nextFireTimes(timetable: Timetable, after: Date, count = 1): Date[] {
-  const rule = repeatRuleOf(timetable);
+  const rule = repeatRuleOf(timetable, after);
   const times: Date[] = [];
   if ('every' in rule) {
-    // BullMQ: the next multiple of `every` after now.
-    let next = Math.floor(after.getTime() / rule.every) * rule.every + rule.every;
+    let next = nextMultiple(after.getTime(), rule.every);
     while (times.length < count) {
       times.push(new Date(next));
       next += rule.every;
