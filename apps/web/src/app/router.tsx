@@ -1,4 +1,4 @@
-import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router-dom';
+import { Navigate, createBrowserRouter, matchRoutes, type RouteObject } from 'react-router-dom';
 import { NotFoundPage } from '../components/not-found-page';
 import { PlaceholderPage } from '../components/placeholder-page';
 import { RouteErrorPage } from '../components/route-error-page';
@@ -26,16 +26,8 @@ import { RootLayout } from './layout/root-layout';
 type TitleKey = Extract<keyof typeof UI_LABELS, `breadcrumb.${string}` | `page.${string}`>;
 
 /** A screen whose feature ships later: its own path and title, one shared placeholder. */
-function placeholder(
-  path: string,
-  titleKey: TitleKey,
-  options: { caseSensitive?: boolean } = {},
-): RouteObject {
-  return {
-    path,
-    caseSensitive: options.caseSensitive,
-    element: <PlaceholderPage title={i18n.t(titleKey)} />,
-  };
+function placeholder(path: string, titleKey: TitleKey): RouteObject {
+  return { path, element: <PlaceholderPage title={i18n.t(titleKey)} /> };
 }
 
 /**
@@ -72,6 +64,12 @@ const lazyScreens = {
   }),
   query: async () => ({
     Component: (await import('../features/queries/components/query-wizard')).QueryWizardPage,
+  }),
+  schedulerNew: async () => ({
+    Component: (await import('../features/schedulers/components/new-scheduler-page')).NewSchedulerPage,
+  }),
+  schedulerWizard: async () => ({
+    Component: (await import('../features/schedulers/components/scheduler-wizard')).SchedulerWizardPage,
   }),
 };
 
@@ -129,9 +127,14 @@ export const routes: RouteObject[] = [
               { path: PATHS.dataset, lazy: lazyScreens.dataset },
               { path: PATHS.queryNew, lazy: lazyScreens.queryNew },
               { path: PATHS.query, caseSensitive: true, lazy: lazyScreens.query },
-              placeholder(PATHS.schedulerNew, 'page.scheduler.new'),
-              placeholder(PATHS.schedulerWizard, 'breadcrumb.scheduler', { caseSensitive: true }),
-              placeholder(PATHS.scheduler, 'breadcrumb.scheduler', { caseSensitive: true }),
+              { path: PATHS.schedulerNew, lazy: lazyScreens.schedulerNew },
+              { path: PATHS.schedulerWizard, caseSensitive: true, lazy: lazyScreens.schedulerWizard },
+              // The list of schedulers is on the dashboard (data spec §2).
+              {
+                path: PATHS.scheduler,
+                caseSensitive: true,
+                element: <Navigate to={PATHS.dashboard} replace />,
+              },
               placeholder(PATHS.messagingNew, 'breadcrumb.messaging.new'),
               placeholder(PATHS.statementRecognition, 'breadcrumb.statement.recognition'),
               placeholder(PATHS.templateSettings, 'breadcrumb.template.settings'),

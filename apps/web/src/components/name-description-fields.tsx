@@ -15,12 +15,15 @@ type NameDescriptionErrors = FieldErrors<keyof NameDescription>;
 /**
  * The state of a name/description form (new dataset, new query, their rename dialogs), checked with
  * the API's own schema so both show the same texts. The rules show after the first attempt and
- * follow each change from then on; a 409 from the server shows `uniqueText` under the name.
+ * follow each change from then on; a 409 from the server (or `isNameTaken`) shows `uniqueText` under
+ * the name.
  */
 export function useNameDescriptionForm(options: {
   schema: z.ZodType;
   uniqueText: string;
   initial?: NameDescription;
+  /** A check against names already known here (for a wizard that stores nothing before its end). */
+  isNameTaken?: (name: string) => boolean;
 }) {
   const [values, setValues] = useState<NameDescription>(options.initial ?? { name: '', description: '' });
   const [isSubmitted, setIsSubmitted] = useState(false);
@@ -38,6 +41,10 @@ export function useNameDescriptionForm(options: {
   const submit = async (save: (trimmed: NameDescription) => Promise<void>) => {
     setIsSubmitted(true);
     if (hasErrors(ruleErrors) || isSaving) return;
+    if (options.isNameTaken?.(values.name.trim())) {
+      setServerErrors({ name: options.uniqueText });
+      return;
+    }
     setIsSaving(true);
     try {
       await save({ name: values.name.trim(), description: values.description.trim() });

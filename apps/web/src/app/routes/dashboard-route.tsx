@@ -9,6 +9,7 @@ import { RunErrorNotices } from '../../features/extractors/components/run-error-
 import { LIST_KINDS } from '../../features/extractors/list-kinds';
 import { ChangePasswordForm } from '../../features/password/components/change-password-form';
 import { QueryListPanel } from '../../features/queries/components/query-list-panel';
+import { SchedulerListPanel } from '../../features/schedulers/components/scheduler-list-panel';
 import { useUserSettings } from '../../features/user-settings/api/get-user-settings';
 import { DialogLoading } from '../../components/route-loading';
 import { errorText } from '../../lib/api-client';
@@ -69,6 +70,7 @@ export function DashboardRoute() {
     ),
     datasets: <DatasetListPanel refreshIntervalMs={refreshIntervalMs} />,
     queries: <QueryListPanel refreshIntervalMs={refreshIntervalMs} />,
+    scheduler: <SchedulerListPanel refreshIntervalMs={refreshIntervalMs} />,
   };
 
   return (
