@@ -20,6 +20,7 @@ import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createConfirmedUser } from '../support/accounts.js';
 import { createInbox } from '../support/inbox.js';
 import { waitFor } from '../support/ports.js';
+import { keysWithoutExpiry } from '../support/redis-keys.js';
 import { waitForRun } from '../support/runs-api.js';
 import { startStack, type TestStack } from '../support/stack.js';
 
@@ -490,5 +491,11 @@ describe('job schedulers follow PostgreSQL', () => {
       tz: 'Asia/Tokyo',
     });
     expect(await schedules.getJobScheduler(staleKey)).toBeUndefined();
+  });
+
+  it('leaves no key without an expiry besides the queues and one job scheduler per scheduler', async () => {
+    await expect
+      .poll(() => keysWithoutExpiry(connection, stack.redisKeyPrefix), { timeout: 15_000 })
+      .toEqual([]);
   });
 });

@@ -2,12 +2,14 @@ import type { Redis } from 'ioredis';
 
 /**
  * Keys a deployment keeps for as long as it runs: the bookkeeping of its shared queues (a few
- * small keys each, bounded by BullMQ's own trimming) and the maintenance queue's schedule.
- * Everything else a builder or a run writes must expire.
+ * small keys each, bounded by BullMQ's own trimming), the maintenance queue's schedule and the job
+ * schedulers of users' schedulers (one per scheduler, removed with it). Everything else a builder
+ * or a run writes must expire.
  */
 const PERMANENT = [
   /^bull:pagewright-maintenance:/u,
-  /^bull:pagewright-(runs|session-open):(meta|id|events|completed|failed|wait|active|paused|prioritized|delayed|stalled|marker|pc|de)$/u,
+  /^bull:pagewright-(runs|session-open|schedules|mail):(meta|id|events|completed|failed|wait|active|paused|prioritized|delayed|stalled|marker|pc|de)$/u,
+  /^bull:pagewright-schedules:repeat(:scheduler:[0-9a-f-]+(:\d+)?)?$/u,
 ];
 
 /** Keys under `prefix` that have no expiry (TTL -1), besides the permanent ones above. */

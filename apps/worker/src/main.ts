@@ -117,9 +117,9 @@ const sendMail = async (mail: SendMailPayload) => {
 };
 const mailWorker = new Worker(
   QUEUES.mail,
-  async (job) => {
+  keyExpiry.expiringJobs(RUN_JOB_TTL_SECONDS, async (job) => {
     await mailer.send(sendMailPayloadSchema.parse(job.data));
-  },
+  }),
   { connection, prefix, concurrency: 2 },
 );
 mailWorker.on('failed', (job, error) =>
@@ -138,7 +138,10 @@ const runStarter = createRunStarter({
 log.info(await reconcileJobSchedulers({ db, queue: schedulesQueue, log }), 'job schedulers reconciled');
 const schedulesWorker = new Worker(
   QUEUES.schedules,
-  createFireSchedulerProcessor({ db, starter: runStarter, schedules: schedulesQueue, log }),
+  keyExpiry.expiringJobs(
+    RUN_JOB_TTL_SECONDS,
+    createFireSchedulerProcessor({ db, starter: runStarter, schedules: schedulesQueue, log }),
+  ),
   // A firing waits on the database, not the CPU: several go at once when many fall together.
   { connection, prefix, concurrency: 8 },
 );
