@@ -93,7 +93,9 @@ function SchedulerWizard({ initial }: { initial: SchedulerWizardState }) {
   }, [schedulerId]);
 
   const frequencyErrors = isSubmitted.frequency ? timetableErrors(form) : {};
-  const chosenIds = schedulable.extractors.filter((extractor) => selected.has(extractor.id)).map((e) => e.id);
+  const chosenIds = schedulable.extractors
+    .filter((extractor) => selected.has(extractor.id))
+    .map((extractor) => extractor.id);
   const extractorError =
     isSubmitted.extractors && chosenIds.length === 0 ? MESSAGES['scheduler.extractors.required'] : undefined;
 
