@@ -47,7 +47,7 @@ import {
   type RunFlowPayload,
 } from '@pagewright/shared';
 import { jobSchedulerId, repeatRuleOf, type Timetable } from '@pagewright/shared/schedule-timetable';
-import { createDatabase, createPrismaClient, createRunStarter } from '../packages/db/src/index.js';
+import { createDatabase, createPrismaClient, createRunStarter, pgSql } from '../packages/db/src/index.js';
 import { createFireSchedulerProcessor } from '../apps/worker/src/processors/fire-scheduler.processor.js';
 import { createConfirmedUser } from '../tests/support/accounts.js';
 import { waitFor } from '../tests/support/ports.js';
@@ -318,10 +318,12 @@ try {
   await Promise.all(baselineWorkers.map((worker) => worker.close()));
 
   // Database queries per firing, in this process, through the worker's processor and run starter.
+  const countedSql = pgSql(counted.pool);
   const fireScheduler = createFireSchedulerProcessor({
-    db: counted.prisma,
+    sql: countedSql,
     starter: createRunStarter({
       db: counted.prisma,
+      sql: countedSql,
       enqueue: async (runId) => {
         await runsQueue.add(RUN_JOBS.runFlow, { runId }, runFlowJobOptions(runId));
       },

@@ -4,7 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
 import { Redis } from 'ioredis';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { createRunStarter, createSecretBox } from '@pagewright/db';
+import { createRunStarter, createSecretBox, pgSql } from '@pagewright/db';
 import { MESSAGES, RUN_JOBS, runFlowJobOptions } from '@pagewright/shared';
 import type { ApiConfig } from './config.js';
 import { AppError } from './lib/app-error.js';
@@ -164,6 +164,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   const runRepository = createRunRepository(app.db);
   const runStarter = createRunStarter({
     db: app.db,
+    sql: pgSql(app.sql),
     enqueue: async (runId) => {
       await app.queues.runs.add(RUN_JOBS.runFlow, { runId }, runFlowJobOptions(runId));
     },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Queue, type QueueBase, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { createPrismaClient, createRunStarter, createSecretBox } from '@pagewright/db';
+import { createDatabase, createRunStarter, createSecretBox, pgSql } from '@pagewright/db';
 import { createMailer } from '@pagewright/mail';
 import {
   MAIL_JOBS,
@@ -58,7 +58,9 @@ const probe = await browserPool.newContext();
 log.info({ chromium: probe.browser()?.version(), path: config.CHROMIUM_PATH }, 'chromium available');
 await probe.close();
 
-const db = createPrismaClient(config.DATABASE_URL);
+// One pool for Prisma and the few hot statements written in SQL (a firing's run starts).
+const { prisma: db, pool } = createDatabase(config.DATABASE_URL);
+const sql = pgSql(pool);
 // BullMQ workers block on Redis: they need their own connection without a retry cap.
 const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
 const keyExpiry = createKeyExpiry(connection);
@@ -131,6 +133,7 @@ const runsQueue = new Queue<RunFlowPayload>(QUEUES.runs, { connection, prefix })
 const schedulesQueue = new Queue<FireSchedulerPayload>(QUEUES.schedules, { connection, prefix });
 const runStarter = createRunStarter({
   db,
+  sql,
   enqueue: async (runId) => {
     await runsQueue.add(RUN_JOBS.runFlow, { runId }, runFlowJobOptions(runId));
   },
@@ -140,7 +143,7 @@ const schedulesWorker = new Worker(
   QUEUES.schedules,
   keyExpiry.expiringJobs(
     RUN_JOB_TTL_SECONDS,
-    createFireSchedulerProcessor({ db, starter: runStarter, schedules: schedulesQueue, log }),
+    createFireSchedulerProcessor({ sql, starter: runStarter, schedules: schedulesQueue, log }),
   ),
   // A firing waits on the database, not the CPU: several go at once when many fall together.
   { connection, prefix, concurrency: 8 },
@@ -271,6 +274,7 @@ async function shutdown(signal: string): Promise<void> {
   await maintenanceQueue.close();
   connection.disconnect();
   await db.$disconnect();
+  await pool.end();
   process.exit(0);
 }
 process.once('SIGINT', () => void shutdown('SIGINT'));

@@ -1,9 +1,9 @@
 import type { Job, Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import type { PrismaClient, RunRefusal, RunStarter } from '@pagewright/db';
+import type { RunRefusal, RunStarter, SqlRunner } from '@pagewright/db';
 import { MESSAGES, fireSchedulerPayloadSchema, type FireSchedulerPayload } from '@pagewright/shared';
-import { isIntendedFiring, jobSchedulerId } from '@pagewright/shared/schedule-timetable';
-import { timetableOfRow, timetableSelect } from '../schedules/reconcile-job-schedulers.js';
+import { isIntendedFiring, jobSchedulerId, type Timetable } from '@pagewright/shared/schedule-timetable';
+import { timetableOfRow } from '../schedules/reconcile-job-schedulers.js';
 
 const SKIP_TEXTS: Record<Exclude<RunRefusal, 'ALREADY_FIRED'>, string> = {
   EXECUTING: MESSAGES['scheduler.skip.executing'],
@@ -25,6 +25,37 @@ export function scheduledTimeOf(job: Job): Date {
   return new Date(Number.isFinite(fromId) && fromId > 0 ? fromId : job.timestamp);
 }
 
+/** A scheduler with its timetable and its extractors in the order they were chosen: one statement. */
+const SCHEDULER_SQL = `
+  SELECT s."userId", s."scheduleType"::text AS "scheduleType", s."minuteInterval", s.time,
+    s."daysOfWeek"::text[] AS "daysOfWeek", s."dayOfMonth", s.timezone,
+    COALESCE(
+      array_agg(se."extractorId"::text ORDER BY se."createdAt", se."extractorId")
+        FILTER (WHERE se."extractorId" IS NOT NULL),
+      '{}'
+    ) AS "extractorIds"
+  FROM "Scheduler" s LEFT JOIN "SchedulerExtractor" se ON se."schedulerId" = s.id
+  WHERE s.id = $1::uuid
+  GROUP BY s.id`;
+
+interface SchedulerToFire {
+  userId: string;
+  scheduleType: Timetable['scheduleType'];
+  minuteInterval: number | null;
+  time: string | null;
+  daysOfWeek: Timetable['daysOfWeek'];
+  dayOfMonth: number | null;
+  timezone: string;
+  extractorIds: string[];
+}
+
+/** A skip, unless this firing of the extractor is already recorded (a run or an earlier skip). */
+const SKIP_SQL = `
+  INSERT INTO "SchedulerFiring" (id, "schedulerId", "extractorId", "userId", "scheduledFor", outcome, "skipReason", "createdAt")
+  VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::uuid, $4::timestamp, 'SKIPPED', $5, now() AT TIME ZONE 'UTC')
+  ON CONFLICT ("schedulerId", "extractorId", "scheduledFor") DO NOTHING
+  RETURNING id`;
+
 export interface FiringOutcome {
   started: number;
   skipped: number;
@@ -38,25 +69,19 @@ export interface FiringOutcome {
  * time), so a firing handled twice, by two workers or a retry, starts nothing twice.
  */
 export function createFireSchedulerProcessor(deps: {
-  db: PrismaClient;
+  /** node-postgres: a thousand firings due at once make these statements hot. */
+  sql: SqlRunner;
   starter: RunStarter;
   schedules: Queue<FireSchedulerPayload>;
   log: Logger;
 }) {
-  const { db, starter, log } = deps;
+  const { sql, starter, log } = deps;
   return async function fireScheduler(
     job: Job,
   ): Promise<FiringOutcome | { stale: true } | { notThisDay: true }> {
     const { schedulerId } = fireSchedulerPayloadSchema.parse(job.data);
     const scheduledFor = scheduledTimeOf(job);
-    const scheduler = await db.scheduler.findUnique({
-      where: { id: schedulerId },
-      select: {
-        ...timetableSelect,
-        userId: true,
-        extractors: { orderBy: { createdAt: 'asc' }, select: { extractorId: true } },
-      },
-    });
+    const [scheduler] = await sql.query<SchedulerToFire>(SCHEDULER_SQL, [schedulerId]);
     if (!scheduler) {
       // Deleted while Redis could not hear of it: its job scheduler goes now.
       await deps.schedules.removeJobScheduler(jobSchedulerId(schedulerId));
@@ -65,7 +90,7 @@ export function createFireSchedulerProcessor(deps: {
     }
     if (!isIntendedFiring(timetableOfRow(scheduler), scheduledFor)) return { notThisDay: true };
     const outcome: FiringOutcome = { started: 0, skipped: 0, alreadyFired: 0 };
-    for (const { extractorId } of scheduler.extractors) {
+    for (const extractorId of scheduler.extractorIds) {
       const result = await starter.start({
         userId: scheduler.userId,
         extractorId,
@@ -82,18 +107,14 @@ export function createFireSchedulerProcessor(deps: {
       if (result.refusal === 'QUEUE_UNAVAILABLE')
         log.error({ err: result.cause, schedulerId, extractorId }, 'could not queue a scheduled run');
       // A skip another handling of this firing already recorded (or a run it started) stays.
-      const recorded = await db.schedulerFiring.createMany({
-        data: {
-          schedulerId,
-          extractorId,
-          userId: scheduler.userId,
-          scheduledFor,
-          outcome: 'SKIPPED',
-          skipReason: SKIP_TEXTS[result.refusal],
-        },
-        skipDuplicates: true,
-      });
-      if (recorded.count > 0) outcome.skipped++;
+      const recorded = await sql.query(SKIP_SQL, [
+        schedulerId,
+        extractorId,
+        scheduler.userId,
+        scheduledFor.toISOString(),
+        SKIP_TEXTS[result.refusal],
+      ]);
+      if (recorded.length > 0) outcome.skipped++;
       else outcome.alreadyFired++;
     }
     log.info({ schedulerId, scheduledFor, ...outcome }, 'scheduler fired');

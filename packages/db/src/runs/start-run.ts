@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Prisma, type PrismaClient, type RunStatus } from '../generated/client.js';
+import type { PrismaClient, RunStatus } from '../generated/client.js';
+import type { SqlRunner } from '../datasets/sql-runner.js';
 
 /** Why a run was not started. */
 export type RunRefusal =
@@ -36,59 +37,76 @@ export interface StartRunRequest {
   firing?: RunFiring;
 }
 
+/** A unique key refused the statement (here: the firing's, already recorded). */
 const isUniqueViolation = (error: unknown) =>
-  error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+
+/** The extractor as the start found it, and whether the run started. */
+interface StartRow {
+  status: RunStatus | null;
+  extractorType: string;
+  hasActions: boolean;
+  hasPendingAsk: boolean;
+  started: number;
+}
+
+/**
+ * The whole start as one statement, all or nothing: read the extractor (saved actions? an ask of
+ * an earlier run waiting?), claim it (EXECUTING, unless a run of it executes), create its run and,
+ * for a scheduled start, the firing record. Two starts at once meet on the extractor's row lock;
+ * the second then finds it EXECUTING and claims nothing. A firing already recorded fails the
+ * statement on its unique key (23505), leaving nothing behind. No row: not the caller's
+ * extractor. Timestamps are UTC, as Prisma keeps them.
+ */
+const START_SQL = `
+  WITH extractor AS (
+    SELECT e.id, e.status, e."extractorType",
+      EXISTS (SELECT 1 FROM "ExtractorAction" a WHERE a."extractorId" = e.id) AS "hasActions",
+      EXISTS (
+        SELECT 1 FROM "PendingAsk" p JOIN "Run" r ON r.id = p."runId"
+        WHERE p."userId" = $2::uuid AND p.status = 'PENDING' AND r."extractorId" = e.id
+      ) AS "hasPendingAsk"
+    FROM "Extractor" e WHERE e.id = $1::uuid AND e."userId" = $2::uuid
+  ), claimed AS (
+    UPDATE "Extractor" x SET status = 'EXECUTING', "updatedAt" = now() AT TIME ZONE 'UTC'
+    FROM extractor
+    WHERE x.id = extractor.id AND extractor."hasActions" AND NOT extractor."hasPendingAsk"
+      AND ($5::uuid IS NULL OR extractor."extractorType" <> 'NAVIGATOR')
+      AND (x.status IS NULL OR x.status <> 'EXECUTING')
+      AND NOT EXISTS (SELECT 1 FROM "Run" WHERE "extractorId" = $1::uuid AND status = 'EXECUTING')
+    RETURNING x.id
+  ), started AS (
+    INSERT INTO "Run" (id, "jobId", "extractorId", "userId", status, trigger, "schedulerId", "startedAt", "createdAt", "updatedAt")
+    SELECT $3::uuid, $3::text, $1::uuid, $2::uuid, 'EXECUTING', $4::"RunTrigger", $5::uuid,
+      now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC'
+    FROM claimed
+    RETURNING id
+  ), fired AS (
+    INSERT INTO "SchedulerFiring" (id, "schedulerId", "extractorId", "userId", "scheduledFor", outcome, "runId", "createdAt")
+    SELECT gen_random_uuid(), $5::uuid, $1::uuid, $2::uuid, $6::timestamp, 'STARTED', started.id,
+      now() AT TIME ZONE 'UTC'
+    FROM started WHERE $5::uuid IS NOT NULL
+    RETURNING id
+  )
+  SELECT extractor.status::text AS status, extractor."extractorType"::text AS "extractorType",
+    extractor."hasActions", extractor."hasPendingAsk",
+    (SELECT count(*) FROM started)::int AS started
+  FROM extractor`;
+// (A data-modifying WITH runs whether or not the final SELECT reads it: `fired` always happens.)
 
 /**
  * Starting a run of a saved extractor, the one way: Execute (the API) and a scheduler's firing
- * (the worker) both come here. The extractor is marked EXECUTING and its run created in one
- * transaction whose conditional update holds the row lock, so two starts at once cannot both run;
- * a scheduled start also writes its firing record (unique per scheduler, extractor and time) in
- * that transaction, so a firing handled twice starts one run. Then `enqueue` queues the job; if it
- * cannot, the run is taken back and the extractor gets the status it had.
+ * (the worker) both come here. One statement on node-postgres (START_SQL), since a thousand
+ * firings due together make this path hot; then `enqueue` queues the job, and if it cannot, the run is taken back and the extractor
+ * gets the status it had.
  */
-export function createRunStarter(deps: { db: PrismaClient; enqueue: (runId: string) => Promise<void> }) {
-  const { db, enqueue } = deps;
-
-  /** The run and, when scheduled, its firing; undefined when a run is executing. */
-  function createRun(request: StartRunRequest) {
-    const { userId, extractorId, firing } = request;
-    return db.$transaction(async (tx) => {
-      const executing = await tx.run.count({ where: { extractorId, status: 'EXECUTING' } });
-      if (executing > 0) return undefined;
-      const claimed = await tx.extractor.updateMany({
-        where: { id: extractorId, userId, OR: [{ status: null }, { status: { not: 'EXECUTING' } }] },
-        data: { status: 'EXECUTING' },
-      });
-      if (claimed.count === 0) return undefined;
-      // The run id is also its job id, known before the job exists: a run row always names its
-      // job, so the API's stopped-run sweep can tell a lost job from one not yet queued.
-      const id = randomUUID();
-      const run = await tx.run.create({
-        data: {
-          id,
-          jobId: id,
-          extractorId,
-          userId,
-          status: 'EXECUTING',
-          trigger: firing ? 'SCHEDULED' : 'MANUAL',
-          schedulerId: firing?.schedulerId ?? null,
-        },
-      });
-      if (firing)
-        await tx.schedulerFiring.create({
-          data: {
-            schedulerId: firing.schedulerId,
-            extractorId,
-            userId,
-            scheduledFor: firing.scheduledFor,
-            outcome: 'STARTED',
-            runId: id,
-          },
-        });
-      return run;
-    });
-  }
+export function createRunStarter(deps: {
+  db: PrismaClient;
+  /** node-postgres (a pool): the hot path's SQL, with PostgreSQL's error codes. */
+  sql: SqlRunner;
+  enqueue: (runId: string) => Promise<void>;
+}) {
+  const { db, sql, enqueue } = deps;
 
   /** Takes back a run that could not be queued (its firing record goes with it). */
   function withdrawRun(runId: string, extractorId: string, previousStatus: RunStatus | null) {
@@ -104,34 +122,37 @@ export function createRunStarter(deps: { db: PrismaClient; enqueue: (runId: stri
 
   return {
     async start(request: StartRunRequest): Promise<StartRunResult> {
-      const { userId, extractorId } = request;
-      const extractor = await db.extractor.findFirst({
-        where: { id: extractorId, userId },
-        select: { status: true, extractorType: true, _count: { select: { actions: true } } },
-      });
-      if (!extractor) return { started: false, refusal: 'NOT_FOUND' };
-      if (request.firing && extractor.extractorType === 'NAVIGATOR')
-        return { started: false, refusal: 'NOT_EXECUTABLE' };
-      if (extractor._count.actions === 0) return { started: false, refusal: 'NO_ACTIONS' };
-      const pendingAsks = await db.pendingAsk.count({
-        where: { userId, status: 'PENDING', run: { extractorId } },
-      });
-      if (pendingAsks > 0) return { started: false, refusal: 'PENDING_ASK' };
-      let run;
+      const { userId, extractorId, firing } = request;
+      // The run id is also its job id, known before the job exists: a run row always names its
+      // job, so the API's stopped-run sweep can tell a lost job from one not yet queued.
+      const runId = randomUUID();
+      let extractor: StartRow | undefined;
       try {
-        run = await createRun(request);
+        [extractor] = await sql.query<StartRow>(START_SQL, [
+          extractorId,
+          userId,
+          runId,
+          firing ? 'SCHEDULED' : 'MANUAL',
+          firing?.schedulerId ?? null,
+          firing?.scheduledFor.toISOString() ?? null,
+        ]);
       } catch (error) {
-        if (request.firing && isUniqueViolation(error)) return { started: false, refusal: 'ALREADY_FIRED' };
+        if (firing && isUniqueViolation(error)) return { started: false, refusal: 'ALREADY_FIRED' };
         throw error;
       }
-      if (!run) return { started: false, refusal: 'EXECUTING' };
+      if (!extractor) return { started: false, refusal: 'NOT_FOUND' };
+      if (firing && extractor.extractorType === 'NAVIGATOR') return { started: false, refusal: 'NOT_EXECUTABLE' };
+      if (!extractor.hasActions) return { started: false, refusal: 'NO_ACTIONS' };
+      if (extractor.hasPendingAsk) return { started: false, refusal: 'PENDING_ASK' };
+      const started = extractor.started;
+      if (started === 0) return { started: false, refusal: 'EXECUTING' };
       try {
-        await enqueue(run.id);
+        await enqueue(runId);
       } catch (cause) {
-        await withdrawRun(run.id, extractorId, extractor.status);
+        await withdrawRun(runId, extractorId, extractor.status);
         return { started: false, refusal: 'QUEUE_UNAVAILABLE', cause };
       }
-      return { started: true, runId: run.id };
+      return { started: true, runId };
     },
   };
 }
