@@ -26,6 +26,37 @@ export interface Timetable {
   timeZone: string;
 }
 
+/** A Scheduler row's timetable columns (the zone's column is `timezone`). */
+export interface SchedulerTimetableColumns {
+  scheduleType: ScheduleType;
+  minuteInterval: number | null;
+  time: string | null;
+  daysOfWeek: readonly DayOfWeek[];
+  dayOfMonth: number | null;
+  timezone: string;
+}
+
+/** The columns to read for a timetable (a Prisma select, or the SQL names). */
+export const SCHEDULER_TIMETABLE_SELECT = {
+  scheduleType: true,
+  minuteInterval: true,
+  time: true,
+  daysOfWeek: true,
+  dayOfMonth: true,
+  timezone: true,
+} as const;
+
+export function timetableOfScheduler(row: SchedulerTimetableColumns): Timetable {
+  return {
+    scheduleType: row.scheduleType,
+    minuteInterval: row.minuteInterval,
+    time: row.time,
+    daysOfWeek: row.daysOfWeek,
+    dayOfMonth: row.dayOfMonth,
+    timeZone: row.timezone,
+  };
+}
+
 /** BullMQ's repeat options for a timetable (`startDate`: an interval's first firing). */
 export type RepeatRule = { every: number; startDate?: number } | { pattern: string; tz: string };
 

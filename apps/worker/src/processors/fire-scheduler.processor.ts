@@ -2,8 +2,12 @@ import type { Job, Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { RunRefusal, RunStarter, SqlRunner } from '@pagewright/db';
 import { MESSAGES, fireSchedulerPayloadSchema, type FireSchedulerPayload } from '@pagewright/shared';
-import { isIntendedFiring, jobSchedulerId, type Timetable } from '@pagewright/shared/schedule-timetable';
-import { timetableOfRow } from '../schedules/reconcile-job-schedulers.js';
+import {
+  isIntendedFiring,
+  jobSchedulerId,
+  timetableOfScheduler,
+  type SchedulerTimetableColumns,
+} from '@pagewright/shared/schedule-timetable';
 
 const SKIP_TEXTS: Record<Exclude<RunRefusal, 'ALREADY_FIRED'>, string> = {
   EXECUTING: MESSAGES['scheduler.skip.executing'],
@@ -38,14 +42,8 @@ const SCHEDULER_SQL = `
   WHERE s.id = $1::uuid
   GROUP BY s.id`;
 
-interface SchedulerToFire {
+interface SchedulerToFire extends SchedulerTimetableColumns {
   userId: string;
-  scheduleType: Timetable['scheduleType'];
-  minuteInterval: number | null;
-  time: string | null;
-  daysOfWeek: Timetable['daysOfWeek'];
-  dayOfMonth: number | null;
-  timezone: string;
   extractorIds: string[];
 }
 
@@ -88,7 +86,7 @@ export function createFireSchedulerProcessor(deps: {
       log.info({ schedulerId }, 'removed the job scheduler of a deleted scheduler');
       return { stale: true };
     }
-    if (!isIntendedFiring(timetableOfRow(scheduler), scheduledFor)) return { notThisDay: true };
+    if (!isIntendedFiring(timetableOfScheduler(scheduler), scheduledFor)) return { notThisDay: true };
     const outcome: FiringOutcome = { started: 0, skipped: 0, alreadyFired: 0 };
     for (const extractorId of scheduler.extractorIds) {
       const result = await starter.start({

@@ -3,39 +3,12 @@ import type { Logger } from 'pino';
 import type { PrismaClient } from '@pagewright/db';
 import { FIRE_SCHEDULER_JOB_OPTIONS, SCHEDULE_JOBS, type FireSchedulerPayload } from '@pagewright/shared';
 import {
+  SCHEDULER_TIMETABLE_SELECT,
   jobSchedulerId,
   repeatRuleOf,
   schedulerIdOfJobScheduler,
-  type Timetable,
+  timetableOfScheduler,
 } from '@pagewright/shared/schedule-timetable';
-
-export const timetableSelect = {
-  id: true,
-  scheduleType: true,
-  minuteInterval: true,
-  time: true,
-  daysOfWeek: true,
-  dayOfMonth: true,
-  timezone: true,
-} as const;
-
-export function timetableOfRow(row: {
-  scheduleType: Timetable['scheduleType'];
-  minuteInterval: number | null;
-  time: string | null;
-  daysOfWeek: Timetable['daysOfWeek'];
-  dayOfMonth: number | null;
-  timezone: string;
-}): Timetable {
-  return {
-    scheduleType: row.scheduleType,
-    minuteInterval: row.minuteInterval,
-    time: row.time,
-    daysOfWeek: row.daysOfWeek,
-    dayOfMonth: row.dayOfMonth,
-    timeZone: row.timezone,
-  };
-}
 
 /**
  * Makes BullMQ's job schedulers match the Scheduler rows (PostgreSQL is the source of truth): a
@@ -49,7 +22,7 @@ export async function reconcileJobSchedulers(deps: {
   log: Logger;
 }): Promise<{ created: number; changed: number; removed: number; kept: number }> {
   const { db, queue, log } = deps;
-  const rows = await db.scheduler.findMany({ select: timetableSelect });
+  const rows = await db.scheduler.findMany({ select: { id: true, ...SCHEDULER_TIMETABLE_SELECT } });
   const existing = new Map(
     (await queue.getJobSchedulers(0, -1)).map((scheduler) => [scheduler.key, scheduler] as const),
   );
@@ -60,7 +33,7 @@ export async function reconcileJobSchedulers(deps: {
     wanted.add(key);
     let rule;
     try {
-      rule = repeatRuleOf(timetableOfRow(row));
+      rule = repeatRuleOf(timetableOfScheduler(row));
     } catch (error) {
       log.error({ err: error, schedulerId: row.id }, 'a scheduler has no valid timetable; not scheduled');
       continue;

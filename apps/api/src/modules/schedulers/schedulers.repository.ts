@@ -1,16 +1,12 @@
 import type { Prisma, PrismaClient } from '@pagewright/db';
 import { SCHEDULER_FIRINGS_LISTED, type SaveSchedulerRequest } from '@pagewright/shared';
+import { SCHEDULER_TIMETABLE_SELECT } from '@pagewright/shared/schedule-timetable';
 
 const schedulerSelect = {
   id: true,
   name: true,
   description: true,
-  scheduleType: true,
-  minuteInterval: true,
-  time: true,
-  daysOfWeek: true,
-  dayOfMonth: true,
-  timezone: true,
+  ...SCHEDULER_TIMETABLE_SELECT,
   updatedAt: true,
   extractors: {
     orderBy: { createdAt: 'asc' },

@@ -14,6 +14,7 @@ import {
   jobSchedulerId,
   nextFireTimes,
   repeatRuleOf,
+  timetableOfScheduler,
   type JobSchedulerQueue,
   type Timetable,
 } from '@pagewright/shared/schedule-timetable';
@@ -24,17 +25,6 @@ const DEFAULT_TIME_ZONE = 'UTC';
 
 const isUniqueViolation = (error: unknown) =>
   error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
-
-function timetableOf(row: SchedulerRow): Timetable {
-  return {
-    scheduleType: row.scheduleType,
-    minuteInterval: row.minuteInterval,
-    time: row.time,
-    daysOfWeek: row.daysOfWeek,
-    dayOfMonth: row.dayOfMonth,
-    timeZone: row.timezone,
-  };
-}
 
 function toDto(row: SchedulerRow, now: Date): SchedulerDto {
   const lastRun = row.runs[0];
@@ -50,7 +40,7 @@ function toDto(row: SchedulerRow, now: Date): SchedulerDto {
     timeZone: row.timezone,
     extractorIds: row.extractors.map(({ extractor }) => extractor.id),
     extractors: row.extractors.map(({ extractor }) => extractor),
-    nextRunAt: nextFireTimes(timetableOf(row), now)[0]?.toISOString() ?? null,
+    nextRunAt: nextFireTimes(timetableOfScheduler(row), now)[0]?.toISOString() ?? null,
     lastRun: lastRun
       ? {
           runId: lastRun.id,

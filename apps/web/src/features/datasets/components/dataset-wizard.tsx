@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Alert, Box, Button, CircularProgress } from '@mui/material';
+import { Button } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { LabelColumnMappingRow, LabelColumnRow } from '@pagewright/shared';
+import { WizardEnded, WizardLoading } from '../../../components/wizard-load-state';
 import { WizardLayout } from '../../../components/wizard-layout';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { PATHS } from '../../../lib/paths';
@@ -210,25 +211,8 @@ function DatasetWizard({ initial }: { initial: DatasetWizardState }) {
   const title = header.name || t('breadcrumb.dataset');
   const steps = [t('datasets.step.fields'), t('datasets.step.rows'), t('datasets.step.mapping')];
 
-  if (load.status === 'loading')
-    return (
-      <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
-        <CircularProgress aria-label={t('app.loading')} />
-      </Box>
-    );
-  if (load.status === 'failed')
-    return (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" onClick={() => navigate(PATHS.dashboard)}>
-            {t('wizard.ended.back')}
-          </Button>
-        }
-      >
-        {load.text}
-      </Alert>
-    );
+  if (load.status === 'loading') return <WizardLoading />;
+  if (load.status === 'failed') return <WizardEnded text={load.text} />;
 
   const fieldNames = mapping[0]?.checkBoxes.map((box) => box.datasetFieldName) ?? rows.map((row) => row.name);
   const firstStep: Step = header.type === 'CUSTOM' ? 0 : 1;

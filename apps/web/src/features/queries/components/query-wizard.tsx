@@ -1,7 +1,8 @@
-import { Alert, Box, Button, CircularProgress } from '@mui/material';
-import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { Alert, Button } from '@mui/material';
+import { Navigate, useLocation, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { WizardEnded, WizardLoading } from '../../../components/wizard-load-state';
 import { WizardLayout } from '../../../components/wizard-layout';
 import { PATHS } from '../../../lib/paths';
 import { useQueryWizard } from '../hooks/use-query-wizard';
@@ -23,7 +24,6 @@ export function QueryWizardPage() {
 
 function QueryWizard({ initial }: { initial: QueryWizardState }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const wizard = useQueryWizard(initial);
   const steps = [
     t('queries.step.dataset'),
@@ -32,25 +32,8 @@ function QueryWizard({ initial }: { initial: QueryWizardState }) {
     t('queries.step.result'),
   ];
 
-  if (wizard.load.status === 'loading')
-    return (
-      <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
-        <CircularProgress aria-label={t('app.loading')} />
-      </Box>
-    );
-  if (wizard.load.status === 'failed')
-    return (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" onClick={() => navigate(PATHS.dashboard)}>
-            {t('wizard.ended.back')}
-          </Button>
-        }
-      >
-        {wizard.load.text}
-      </Alert>
-    );
+  if (wizard.load.status === 'loading') return <WizardLoading />;
+  if (wizard.load.status === 'failed') return <WizardEnded text={wizard.load.text} />;
 
   const next = [wizard.datasetNext, wizard.fieldsNext, wizard.filtersNext][wizard.step];
   return (

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Alert, Box, Button, CircularProgress } from '@mui/material';
+import { Alert, Button } from '@mui/material';
 import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { MESSAGES, type SchedulerExtractor } from '@pagewright/shared';
+import { WizardEnded, WizardLoading } from '../../../components/wizard-load-state';
 import { WizardLayout } from '../../../components/wizard-layout';
 import { ApiError, errorText } from '../../../lib/api-client';
 import { extractorListQueryKey, listExtractors } from '../../../lib/extractor-list';
@@ -141,25 +142,8 @@ function SchedulerWizard({ initial }: { initial: SchedulerWizardState }) {
     }
   };
 
-  if (load.status === 'loading' || (step === 1 && schedulable.isPending))
-    return (
-      <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
-        <CircularProgress aria-label={t('app.loading')} />
-      </Box>
-    );
-  if (load.status === 'failed')
-    return (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" onClick={() => navigate(PATHS.dashboard)}>
-            {t('wizard.ended.back')}
-          </Button>
-        }
-      >
-        {load.text}
-      </Alert>
-    );
+  if (load.status === 'loading' || (step === 1 && schedulable.isPending)) return <WizardLoading />;
+  if (load.status === 'failed') return <WizardEnded text={load.text} />;
 
   const notice = (conflict ?? schedulable.error ?? timeZones.error) && (
     <Alert severity="error" sx={{ mb: 2 }}>
