@@ -141,7 +141,8 @@ export function createRunStarter(deps: {
         throw error;
       }
       if (!extractor) return { started: false, refusal: 'NOT_FOUND' };
-      if (firing && extractor.extractorType === 'NAVIGATOR') return { started: false, refusal: 'NOT_EXECUTABLE' };
+      if (firing && extractor.extractorType === 'NAVIGATOR')
+        return { started: false, refusal: 'NOT_EXECUTABLE' };
       if (!extractor.hasActions) return { started: false, refusal: 'NO_ACTIONS' };
       if (extractor.hasPendingAsk) return { started: false, refusal: 'PENDING_ASK' };
       const started = extractor.started;
