@@ -21,6 +21,7 @@ import {
   type ExtractorListItem,
   type RunStatus,
 } from '@pagewright/shared';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { ApiError, errorText, isApiError } from '../../../lib/api-client';
 import { extractorListQueryKey, useExtractorList } from '../../../lib/extractor-list';
 import { useLiveEvents } from '../../../lib/live-events';
@@ -34,7 +35,6 @@ import { startExtractor } from '../api/start-extractor';
 import { queueRunErrorNotice } from '../hooks/run-error-notices';
 import type { ItemFields } from '../item-rules';
 import { builderLocation, type ListKind } from '../list-kinds';
-import { DeleteDialog } from './delete-dialog';
 import { ExtractorRow, type RowActions } from './extractor-row';
 import { ItemDialog } from './item-dialog';
 
@@ -292,10 +292,12 @@ export function ExtractorListPanel({
         />
       )}
       {dialog?.kind === 'delete' && (
-        <DeleteDialog
-          kind={kind}
-          name={dialog.item.name}
-          isDeleting={isDeleting}
+        <ConfirmDialog
+          title={t(kind.labels.delete)}
+          text={t('extractors.delete.text', { name: dialog.item.name })}
+          confirmLabel={t('extractors.delete')}
+          isDestructive
+          isBusy={isDeleting}
           onConfirm={() => void remove(dialog.item)}
           onClose={() => setDialog(null)}
         />
