@@ -49,6 +49,13 @@ export const MESSAGE_BODY_MAX_ROWS = 1000;
 export const MESSAGE_SUBJECT_LIST_CUT = 27;
 export const MESSAGE_SUBJECT_LIST_MAX = 30;
 export const RECIPIENT_SEPARATOR = ';';
+/** To, Cc, Bcc, Subject and Body each (data spec §5, §9). */
+export const MESSAGE_FIELD_MAX_LENGTH = 1024;
+/** Beyond the spec: files one message carries (their total is capped by the body limit). */
+export const MESSAGE_ATTACHMENTS_MAX = 20;
+/** Beyond the spec: rows per page of the dashboard's sent and received lists. */
+export const MESSAGE_LIST_PAGE_SIZE = 50;
+export const MESSAGE_LIST_PAGE_SIZE_MAX = 200;
 
 export const SCHEDULER_INTERVAL_MIN = 1;
 export const SCHEDULER_INTERVAL_MAX = 1440;

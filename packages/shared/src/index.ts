@@ -21,3 +21,4 @@ export * from './query-operators.js';
 export * from './contracts/datasets.js';
 export * from './contracts/schedulers.js';
 export * from './contracts/queries.js';
+export * from './contracts/messages.js';

@@ -222,6 +222,26 @@ export const MESSAGES = {
   'query.file.not.found': 'File not found',
   'query.export.error': 'The spreadsheet could not be made. Please try again later.',
 
+  // Messaging (data spec §5, §8; issue 14)
+  'message.to.required': 'Field TO cannot be empty',
+  'message.subject.required': 'Field SUBJECT cannot be empty',
+  'message.body.required': 'Field BODY cannot be empty',
+  'message.field.too.long': 'Field {{field}} must be at most {{max}} characters',
+  'message.address.invalid': 'Field {{field}} has an address that is not valid: {{address}}',
+  'message.attachment.name.required': 'Every attached file needs a name',
+  'message.attachment.not.base64': 'The attached file {{name}} could not be read (its content is not base64)',
+  'message.attachment.too.many': 'A message can carry at most {{max}} attached files',
+  'message.too.large': 'The message is too large: the message and its attached files must stay under {{mb}} MB.',
+  'message.sent': 'Message successfully sent',
+  'message.deleted': 'Message successfully deleted',
+  'message.list.error': 'Error retrieving messages',
+  'message.delete.error': 'Message could not be deleted',
+  'message.send.error': 'Error sending message. Please try again later',
+  'message.attachment.error': 'Could not retrieve file. Please try again later.',
+  'message.not.found': 'Message not found',
+  'message.reply.of.required': 'A reply needs the message it answers (replyOf)',
+  'message.reply.sign.in': 'Sign in, or open the link you received by e-mail, to reply to this message',
+
   // Settings screen
   'settings.title': 'Settings',
   'settings.change.password': 'Change password',

@@ -36,6 +36,8 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     actionType: z.string(),
   }),
   z.object({ type: z.literal('session-lost'), sessionId: z.string(), reason: z.string() }),
+  /** A message reached the user's received list (issue 14): the dashboard reloads it at once. */
+  z.object({ type: z.literal('message-received'), messageId: z.string() }),
 ]);
 export type LiveEvent = z.infer<typeof liveEventSchema>;
 
