@@ -33,7 +33,7 @@ import {
 import { bearerSecurity, errorResponses } from '../../lib/error-responses.js';
 import type { QueryService } from './queries.service.js';
 import type { QueryResultService } from './query-results.service.js';
-import { attachmentDisposition } from './query-workbook.js';
+import { attachmentDisposition } from '../../lib/content-disposition.js';
 
 const errors = errorResponses(400, 401, 404, 409);
 const tags = ['query'];

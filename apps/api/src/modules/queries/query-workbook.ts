@@ -16,16 +16,6 @@ const WRITER_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 48
 /** Rows the writer thread fetches from its cursor at a time. */
 const CURSOR_BATCH_ROWS = 1000;
 
-/** `RFC 6266` attachment header: an ASCII fallback name plus the exact name (RFC 5987 `filename*`). */
-export function attachmentDisposition(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\%]/gu, '_');
-  const exact = encodeURIComponent(fileName).replace(
-    /['()*!]/gu,
-    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
-}
-
 /**
  * Starts the writer thread: from the bundle (dist/query-workbook.worker.js, an entry of its own)
  * when built; from source (tsx, as in development and tests) through tsx's tsImport, since Node 20

@@ -10,20 +10,15 @@ import {
   runStepParamSchema,
   runStepScreenshotQuerySchema,
 } from '@pagewright/shared';
+import { attachmentDisposition } from '../../lib/content-disposition.js';
 import { bearerSecurity, errorResponses } from '../../lib/error-responses.js';
 import type { RunService, StoredFileContent } from './runs.service.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 503);
 
-/** RFC 6266 / 5987: an ASCII fallback name plus the exact UTF-8 name. */
-function contentDisposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
-
 function sendFile(reply: FastifyReply, file: StoredFileContent, asAttachment: boolean) {
   reply.header('content-type', file.mimeType).header('cache-control', 'private, no-store');
-  if (asAttachment) reply.header('content-disposition', contentDisposition(file.name));
+  if (asAttachment) reply.header('content-disposition', attachmentDisposition(file.name));
   return reply.send(file.content);
 }
 

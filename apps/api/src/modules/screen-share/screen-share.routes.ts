@@ -9,6 +9,7 @@ import {
   screenShareViewSchema,
 } from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
+import { attachmentDisposition } from '../../lib/content-disposition.js';
 import { errorResponses } from '../../lib/error-responses.js';
 import type { ScreenShareService, SharedFileContent } from './screen-share.service.js';
 
@@ -27,12 +28,6 @@ const viewRateLimit = {
 };
 const downloadRateLimit = { max: 30, timeWindow: 60_000, errorResponseBuilder: tooManyRequests };
 
-/** RFC 6266 / 5987: an ASCII fallback name plus the exact UTF-8 name. */
-function contentDisposition(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
-
 /** Bytes recorded from other sites: never sniffed, never run as a page of this origin. */
 function sendUntrusted(reply: FastifyReply, contentType: string, body: Buffer | string) {
   return reply
@@ -44,7 +39,7 @@ function sendUntrusted(reply: FastifyReply, contentType: string, body: Buffer | 
 }
 
 function sendAttachment(reply: FastifyReply, file: SharedFileContent) {
-  reply.header('content-disposition', contentDisposition(file.name));
+  reply.header('content-disposition', attachmentDisposition(file.name));
   return sendUntrusted(reply, file.mimeType, file.content);
 }
 
