@@ -44,3 +44,4 @@ export * from './datasets/dataset-query.js';
 export * from './datasets/run-rows.js';
 export * from './datasets/run-fill.js';
 export * from './runs/start-run.js';
+export * from './tokens.js';

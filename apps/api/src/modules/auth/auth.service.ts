@@ -1,8 +1,8 @@
+import { hashToken, newOpaqueToken } from '@pagewright/db';
 import { MESSAGES, type LoginResponse, type RefreshResponse } from '@pagewright/shared';
 import type { User } from '@pagewright/db';
 import type { ApiConfig } from '../../config.js';
 import { AppError } from '../../lib/app-error.js';
-import { hashToken, newOpaqueToken } from '../../lib/tokens.js';
 import type { UserRepository } from '../user/user.repository.js';
 import type { AccessTokens } from './access-token.js';
 import { hashPassword, passwordState, verifyPassword } from './password-policy.js';

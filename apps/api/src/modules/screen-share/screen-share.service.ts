@@ -1,3 +1,4 @@
+import { hashToken, newOpaqueToken } from '@pagewright/db';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   FILE_DOWNLOAD_TOKEN_TTL_SECONDS,
@@ -9,7 +10,6 @@ import {
 } from '@pagewright/shared';
 import type { ApiConfig } from '../../config.js';
 import { AppError } from '../../lib/app-error.js';
-import { hashToken, newOpaqueToken } from '../../lib/tokens.js';
 import type { Mailer } from '@pagewright/mail';
 import { screenShareMail } from './screen-share.mail.js';
 import type { ScreenShareRepository } from './screen-share.repository.js';

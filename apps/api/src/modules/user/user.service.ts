@@ -1,3 +1,4 @@
+import { hashToken, newOpaqueToken } from '@pagewright/db';
 import {
   EMAIL_PATTERN,
   MESSAGES,
@@ -9,7 +10,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ApiConfig } from '../../config.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthenticatedUser } from '../../plugins/auth.js';
-import { hashToken, newOpaqueToken } from '../../lib/tokens.js';
 import { generateTemporaryPassword, hashPassword, verifyPassword } from '../auth/password-policy.js';
 import { confirmationMail, temporaryPasswordMail } from '../mail/account-mails.js';
 import type { Mailer } from '@pagewright/mail';
