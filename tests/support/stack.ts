@@ -18,6 +18,8 @@ export interface TestStack {
   apiUrl: string;
   redisKeyPrefix: string;
   mailUrl: string;
+  /** maildev's SMTP port (a test may put a proxy it can close between the product and it). */
+  smtpPort: number;
   databaseUrl: string;
   databaseName: string;
   /** The API's log (its stdout and stderr, one JSON line per entry). */
@@ -287,6 +289,7 @@ export async function startStack({
       apiUrl,
       redisKeyPrefix,
       mailUrl,
+      smtpPort,
       databaseUrl: database.url,
       databaseName: database.name,
       apiLogFile: api.logFile,

@@ -4,7 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
 import { Redis } from 'ioredis';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { createRunStarter, createSecretBox, pgSql } from '@pagewright/db';
+import { createFileStorage, createRunStarter, createSecretBox, pgSql } from '@pagewright/db';
 import { MESSAGES, RUN_JOBS, runFlowJobOptions } from '@pagewright/shared';
 import type { ApiConfig } from './config.js';
 import { AppError } from './lib/app-error.js';
@@ -60,6 +60,9 @@ import { createQueryDraftStore } from './modules/queries/query-draft.store.js';
 import { createQueryRepository } from './modules/queries/queries.repository.js';
 import { queryRoutes } from './modules/queries/queries.routes.js';
 import { createQueryService } from './modules/queries/queries.service.js';
+import { createMessageRepository } from './modules/messages/messages.repository.js';
+import { messageRoutes } from './modules/messages/messages.routes.js';
+import { createMessageService } from './modules/messages/messages.service.js';
 import { createQueryResultService } from './modules/queries/query-results.service.js';
 
 declare module 'fastify' {
@@ -235,6 +238,16 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
           databaseUrl: config.DATABASE_URL,
           log: app.log,
         }),
+      });
+      await api.register(messageRoutes, {
+        messages: createMessageService({
+          messages: createMessageRepository(app.db, app.sql, createFileStorage(app.db)),
+          mailQueue: app.queues.mail,
+          publisher: app.redis,
+          keyPrefix: config.REDIS_KEY_PREFIX,
+          log: app.log,
+        }),
+        bodyLimitMb: config.MESSAGE_BODY_LIMIT_MB,
       });
     },
     { prefix: '/api' },

@@ -72,6 +72,11 @@ const configSchema = z.object({
   LOGIN_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   /** Sign-ups and password-recovery e-mails per client address per minute. */
   ACCOUNT_EMAIL_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(20),
+  /**
+   * The largest /message/add or /message/reply body (MB): the spec sends attached files as base64
+   * in the JSON, so this caps a message with its files (25 MB is about 18 MB of files).
+   */
+  MESSAGE_BODY_LIMIT_MB: z.coerce.number().min(1).max(200).default(25),
   WEB_DIST: z.string().default('apps/web/dist'),
 });
 

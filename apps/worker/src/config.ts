@@ -18,6 +18,8 @@ const configSchema = z.object({
         .map((h) => h.trim())
         .filter(Boolean),
     ),
+  /** How long the link in a message's e-mail opens the thread without a session (days). */
+  MESSAGE_LINK_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** Flow runs one worker process executes at once (each in its own browser context). */
   WORKER_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /**

@@ -32,6 +32,7 @@ import { createLiveViews } from './sessions/live-view.js';
 import { createSessionCommandProcessor } from './processors/session-command.processor.js';
 import { purgeExpiredSessions } from './processors/purge-expired-sessions.processor.js';
 import { createRunFlowProcessor } from './processors/run-flow.processor.js';
+import { createSendMessageMailProcessor } from './processors/send-message-mail.processor.js';
 import { createFireSchedulerProcessor } from './processors/fire-scheduler.processor.js';
 import { reconcileJobSchedulers } from './schedules/reconcile-job-schedulers.js';
 import { RUN_JOB_TTL_SECONDS, SESSION_JOB_TTL_SECONDS, createKeyExpiry } from './redis-ttl.js';
@@ -117,9 +118,17 @@ const mailQueue = new Queue<SendMailPayload>(QUEUES.mail, { connection, prefix }
 const sendMail = async (mail: SendMailPayload) => {
   await mailQueue.add(MAIL_JOBS.send, mail, SEND_MAIL_JOB_OPTIONS);
 };
+const processMessageMail = createSendMessageMailProcessor({
+  db,
+  mailer,
+  publicUrl: config.PUBLIC_URL,
+  linkTtlDays: config.MESSAGE_LINK_TTL_DAYS,
+  log,
+});
 const mailWorker = new Worker(
   QUEUES.mail,
   keyExpiry.expiringJobs(RUN_JOB_TTL_SECONDS, async (job) => {
+    if (job.name === MAIL_JOBS.sendMessage) return processMessageMail(job);
     await mailer.send(sendMailPayloadSchema.parse(job.data));
   }),
   { connection, prefix, concurrency: 2 },

@@ -2,10 +2,25 @@ import nodemailer from 'nodemailer';
 import type { MailConfig } from '@pagewright/shared';
 
 export interface OutgoingMail {
+  /** The To header, comma-separated (and the envelope, unless `envelopeTo` is given). */
   to: string;
+  cc?: string;
+  /**
+   * The one address the mail is delivered to, when the headers show others (a message's To and Cc
+   * lines): each recipient gets their own copy, and Bcc never reaches a header.
+   */
+  envelopeTo?: string;
+  /** Shown as the sender's name beside MAIL_FROM's address (e.g. "ann@example.com via Pagewright"). */
+  fromName?: string;
+  replyTo?: string;
   subject: string;
   text: string;
   html: string;
+}
+
+/** The bare address of a "Name <address>" sender. */
+function addressOf(sender: string): string {
+  return /<([^>]+)>/u.exec(sender)?.[1] ?? sender.trim();
 }
 
 /**
@@ -24,7 +39,13 @@ export function createMailer(config: MailConfig) {
   });
   return {
     async send(mail: OutgoingMail): Promise<void> {
-      await transport.sendMail({ from: config.MAIL_FROM, ...mail });
+      const { envelopeTo, fromName, ...message } = mail;
+      const fromAddress = addressOf(config.MAIL_FROM);
+      await transport.sendMail({
+        ...message,
+        from: fromName ? { name: fromName, address: fromAddress } : config.MAIL_FROM,
+        envelope: envelopeTo ? { from: fromAddress, to: envelopeTo } : undefined,
+      });
     },
     close(): void {
       transport.close();

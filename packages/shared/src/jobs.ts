@@ -75,6 +75,8 @@ export const FIRE_SCHEDULER_JOB_OPTIONS = {
 /** Jobs of QUEUES.mail. */
 export const MAIL_JOBS = {
   send: 'send-mail',
+  /** One recipient's e-mail of a message: the worker mints their link token when it sends it. */
+  sendMessage: 'send-message-mail',
 } as const;
 export const sendMailPayloadSchema = z.object({
   to: z.string().min(1),
@@ -83,6 +85,9 @@ export const sendMailPayloadSchema = z.object({
   html: z.string(),
 });
 export type SendMailPayload = z.infer<typeof sendMailPayloadSchema>;
+/** MAIL_JOBS.sendMessage: only the recipient row; no token or text travels through Redis. */
+export const sendMessageMailPayloadSchema = z.object({ recipientId: z.string().uuid() });
+export type SendMessageMailPayload = z.infer<typeof sendMessageMailPayloadSchema>;
 /** A mail server that is away gets the mail later: 8 tries over about half an hour. */
 export const SEND_MAIL_JOB_OPTIONS = {
   attempts: 8,

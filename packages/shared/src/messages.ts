@@ -231,7 +231,8 @@ export const MESSAGES = {
   'message.attachment.name.required': 'Every attached file needs a name',
   'message.attachment.not.base64': 'The attached file {{name}} could not be read (its content is not base64)',
   'message.attachment.too.many': 'A message can carry at most {{max}} attached files',
-  'message.too.large': 'The message is too large: the message and its attached files must stay under {{mb}} MB.',
+  'message.too.large':
+    'The message is too large: the message and its attached files must stay under {{mb}} MB.',
   'message.sent': 'Message successfully sent',
   'message.deleted': 'Message successfully deleted',
   'message.list.error': 'Error retrieving messages',

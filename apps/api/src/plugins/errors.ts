@@ -15,8 +15,19 @@ const FASTIFY_CLIENT_ERRORS: Readonly<Record<string, { code: ApiErrorCode; messa
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'VALIDATION_ERROR', message: 'error.malformed.body' },
 };
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** What a body over this route's limit is told, instead of the general 'The request is too large.'. */
+    bodyTooLargeMessage?: string;
+  }
+}
+
 /** A 4xx raised by Fastify or a plugin, in the product's shape with the status it came with. */
-function clientErrorBody(error: FastifyError, status: number): ErrorResponse {
+function clientErrorBody(error: FastifyError, status: number, request?: FastifyRequest): ErrorResponse {
+  const tooLarge = request?.routeOptions.config.bodyTooLargeMessage;
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' && tooLarge) {
+    return { message: tooLarge, code: 'PAYLOAD_TOO_LARGE' };
+  }
   const known = FASTIFY_CLIENT_ERRORS[error.code];
   if (known) return { message: MESSAGES[known.message], code: known.code };
   const code =
@@ -75,6 +86,6 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       return reply.status(500).send({ message: MESSAGES['error.internal'], code: 'INTERNAL_ERROR' });
     }
     // Fastify's own 4xx (malformed JSON, body too large, unsupported media type...).
-    return reply.status(status).send(clientErrorBody(error, status));
+    return reply.status(status).send(clientErrorBody(error, status, request));
   });
 });

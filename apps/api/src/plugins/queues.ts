@@ -2,16 +2,24 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { QUEUES, queuePrefix, type FireSchedulerPayload, type RunFlowPayload } from '@pagewright/shared';
+import {
+  QUEUES,
+  queuePrefix,
+  type FireSchedulerPayload,
+  type RunFlowPayload,
+  type SendMessageMailPayload,
+} from '@pagewright/shared';
 import { FAIL_FAST_REDIS_OPTIONS } from '../lib/redis-fail-fast.js';
 
 export type RunsQueue = Queue<RunFlowPayload>;
 /** Holds the job schedulers of users' schedulers (the worker fires them). */
 export type SchedulesQueue = Queue<FireSchedulerPayload>;
+/** E-mail the worker sends (retried while the mail server is away). */
+export type MailQueue = Queue<SendMessageMailPayload>;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    queues: { runs: RunsQueue; schedules: SchedulesQueue };
+    queues: { runs: RunsQueue; schedules: SchedulesQueue; mail: MailQueue };
   }
 }
 
@@ -24,10 +32,12 @@ export const queuesPlugin = fp(async (app: FastifyInstance) => {
   const prefix = queuePrefix(app.config.REDIS_KEY_PREFIX);
   const runs: RunsQueue = new Queue<RunFlowPayload>(QUEUES.runs, { connection, prefix });
   const schedules: SchedulesQueue = new Queue<FireSchedulerPayload>(QUEUES.schedules, { connection, prefix });
-  app.decorate('queues', { runs, schedules });
+  const mail: MailQueue = new Queue<SendMessageMailPayload>(QUEUES.mail, { connection, prefix });
+  app.decorate('queues', { runs, schedules, mail });
   app.addHook('onClose', async () => {
     await runs.close();
     await schedules.close();
+    await mail.close();
     connection.disconnect();
   });
 });

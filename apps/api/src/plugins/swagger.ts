@@ -11,7 +11,11 @@ export const swaggerPlugin = fp(async (app: FastifyInstance) => {
     openapi: {
       info: { title: 'Pagewright API', version: APP_VERSION },
       components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          // The token of an e-mailed message link (the message viewer without a session).
+          messageToken: { type: 'apiKey', in: 'header', name: 'x-message-token' },
+        },
       },
     },
     transform: jsonSchemaTransform,

@@ -40,7 +40,10 @@ type RecipientField = 'TO' | 'CC' | 'BCC';
 function recipientLine(field: RecipientField, isRequired: boolean) {
   const base = z
     .string()
-    .max(MESSAGE_FIELD_MAX_LENGTH, formatMessage('message.field.too.long', { field, max: MESSAGE_FIELD_MAX_LENGTH }))
+    .max(
+      MESSAGE_FIELD_MAX_LENGTH,
+      formatMessage('message.field.too.long', { field, max: MESSAGE_FIELD_MAX_LENGTH }),
+    )
     .superRefine((line, context) => {
       const addresses = splitRecipients(line);
       if (isRequired && addresses.length === 0) {
@@ -60,7 +63,10 @@ function recipientLine(field: RecipientField, isRequired: boolean) {
     : base.nullish().transform((line) => line ?? '');
 }
 
-function requiredText(field: 'SUBJECT' | 'BODY', requiredKey: 'message.subject.required' | 'message.body.required') {
+function requiredText(
+  field: 'SUBJECT' | 'BODY',
+  requiredKey: 'message.subject.required' | 'message.body.required',
+) {
   return z
     .string({ error: MESSAGES[requiredKey] })
     .refine((text) => text.trim().length > 0, MESSAGES[requiredKey])
@@ -107,7 +113,10 @@ export const sendMessageRequestSchema = z.object({
   body: requiredText('BODY', 'message.body.required'),
   attachments: z
     .array(messageAttachmentUploadSchema)
-    .max(MESSAGE_ATTACHMENTS_MAX, formatMessage('message.attachment.too.many', { max: MESSAGE_ATTACHMENTS_MAX }))
+    .max(
+      MESSAGE_ATTACHMENTS_MAX,
+      formatMessage('message.attachment.too.many', { max: MESSAGE_ATTACHMENTS_MAX }),
+    )
     .nullish()
     .transform((attachments) => attachments ?? []),
 });
@@ -198,7 +207,9 @@ export interface ReplyAllPrefill {
  * among them (then the recipients only); from the caller's e-mail token when the page has one,
  * otherwise the sender. The thread keeps its first message as `replyOf`.
  */
-export function replyAllPrefill(message: Pick<MessageDto, 'id' | 'from' | 'to' | 'subject' | 'replyOf' | 'emailToken'>): ReplyAllPrefill {
+export function replyAllPrefill(
+  message: Pick<MessageDto, 'id' | 'from' | 'to' | 'subject' | 'replyOf' | 'emailToken'>,
+): ReplyAllPrefill {
   const recipients = splitRecipients(message.to);
   const sender = message.from.trim();
   const hasSender = recipients.some((address) => address.toLowerCase() === sender.toLowerCase());

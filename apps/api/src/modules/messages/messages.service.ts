@@ -1,0 +1,324 @@
+import { hashToken } from '@pagewright/db';
+import type { FastifyBaseLogger } from 'fastify';
+import { fileTypeFromBuffer } from 'file-type';
+import {
+  MAIL_JOBS,
+  MESSAGES,
+  SEND_MAIL_JOB_OPTIONS,
+  publishLiveEvent,
+  splitRecipients,
+  type LiveEventPublisher,
+  type MessageDto,
+  type MessageListResponse,
+  type RecipientKind,
+  type SendMessage,
+} from '@pagewright/shared';
+import { AppError } from '../../lib/app-error.js';
+import type { MailQueue } from '../../plugins/queues.js';
+import type { ListCursor, MessageReader, MessageRepository, MessageRow } from './messages.repository.js';
+
+/** The signed-in caller, when there is one. */
+export interface MessageAccount {
+  id: string;
+  /** Lower-case e-mail address (the username). */
+  username: string;
+}
+
+/**
+ * The e-mail jobs wait this long before a worker takes them, so the transaction that adds them
+ * (and the recipient rows they name) has committed by then.
+ */
+const MAIL_JOB_DELAY_MS = 1000;
+
+function toDto(row: MessageRow, reader: MessageReader): MessageDto {
+  const isSender =
+    reader.kind === 'account'
+      ? row.senderId === reader.userId
+      : row.fromAddress.toLowerCase() === reader.email;
+  return {
+    id: row.id,
+    from: row.fromAddress,
+    to: row.toLine,
+    cc: row.ccLine,
+    // Bcc is the sender's to know (issue 14): nobody else is told who else got it.
+    bcc: isSender ? row.bccLine : '',
+    subject: row.subject,
+    datetime: row.sentAt.toISOString(),
+    body: row.body,
+    attachments: row.attachments.map(({ file }) => file),
+    replyOf: row.replyOfId,
+    emailToken: reader.kind === 'link' ? reader.token : null,
+  };
+}
+
+/** Every address once, on the first line that names it (To before Cc before Bcc), lower-case. */
+function recipientsOf(message: SendMessage): { email: string; kind: RecipientKind }[] {
+  const seen = new Set<string>();
+  const recipients: { email: string; kind: RecipientKind }[] = [];
+  for (const [kind, line] of [
+    ['TO', message.to],
+    ['CC', message.cc],
+    ['BCC', message.bcc],
+  ] as const) {
+    for (const address of splitRecipients(line)) {
+      const email = address.toLowerCase();
+      if (seen.has(email)) continue;
+      seen.add(email);
+      recipients.push({ email, kind });
+    }
+  }
+  return recipients;
+}
+
+/** A file's name without folders or control characters (it becomes a download name). */
+function safeFileName(name: string): string {
+  const lastPart = name.split(/[/\\]/u).pop() ?? '';
+  const isControl = (character: string) => character.charCodeAt(0) < 32 || character.charCodeAt(0) === 127;
+  const base = [...lastPart]
+    .filter((character) => !isControl(character))
+    .join('')
+    .trim();
+  return (base.length > 0 ? base : 'file').slice(0, 255);
+}
+
+const CURSOR_PATTERN = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_([0-9a-f-]{36})$/u;
+
+function parseCursor(before: string | undefined): ListCursor | null {
+  if (before === undefined || before === '') return null;
+  const match = CURSOR_PATTERN.exec(before);
+  const at = match ? new Date(match[1] ?? '') : null;
+  if (!match || !at || Number.isNaN(at.getTime())) {
+    throw AppError.validation('The list position (before) is not valid', 'before');
+  }
+  return { at, id: match[2] ?? '' };
+}
+
+/**
+ * Internal messaging (data spec §2-§9, issue 14). A message is stored with one row per recipient;
+ * each recipient's e-mail goes through the mail queue (the worker mints their link when it sends,
+ * retrying while the mail server is away), so the send call never waits on, or fails with, SMTP.
+ */
+export function createMessageService(deps: {
+  messages: MessageRepository;
+  mailQueue: MailQueue;
+  publisher: LiveEventPublisher;
+  keyPrefix: string;
+  log: FastifyBaseLogger;
+}) {
+  const { messages, mailQueue, publisher, keyPrefix, log } = deps;
+
+  function accountReader(account: MessageAccount): MessageReader {
+    return { kind: 'account', userId: account.id, email: account.username.toLowerCase() };
+  }
+
+  /** The reader a link token stands for, or null when it is unknown or expired. */
+  async function linkReader(token: string): Promise<(MessageReader & { kind: 'link' }) | null> {
+    const link = await messages.findLink(hashToken(token), new Date());
+    if (!link) return null;
+    return {
+      kind: 'link',
+      recipientId: link.id,
+      email: link.email,
+      userId: link.userId,
+      messageId: link.message.id,
+      threadId: link.message.replyOfId ?? link.message.id,
+      token,
+    };
+  }
+
+  /** A link token wins over the session: the page holding it reads as the link's recipient. */
+  async function readerOf(account: MessageAccount | null, token: string | undefined): Promise<MessageReader> {
+    if (token) {
+      const reader = await linkReader(token);
+      if (reader) return reader;
+    }
+    if (account) return accountReader(account);
+    throw AppError.notFound(MESSAGES['message.not.found']);
+  }
+
+  async function readable(reader: MessageReader, id: string): Promise<MessageRow> {
+    const row = await messages.findReadable(reader, id);
+    if (!row) throw AppError.notFound(MESSAGES['message.not.found']);
+    return row;
+  }
+
+  async function decodeAttachments(message: SendMessage) {
+    return Promise.all(
+      message.attachments.map(async ({ name, content }) => {
+        const bytes = Buffer.from(content, 'base64');
+        const detected = await fileTypeFromBuffer(bytes);
+        return {
+          name: safeFileName(name),
+          mimeType: detected?.mime ?? 'application/octet-stream',
+          content: bytes,
+        };
+      }),
+    );
+  }
+
+  async function notifyRecipients(messageId: string, userIds: (string | null)[]): Promise<void> {
+    const accounts = [...new Set(userIds.filter((id): id is string => id !== null))];
+    await Promise.all(
+      accounts.map((userId) =>
+        publishLiveEvent(publisher, keyPrefix, userId, { type: 'message-received', messageId }).catch(
+          (error: unknown) => log.warn({ err: error }, 'could not announce a new message'),
+        ),
+      ),
+    );
+  }
+
+  /** Stores the message and queues its e-mails in one go: a Redis that is away refuses the send whole. */
+  async function store(
+    author: { senderId: string | null; fromAddress: string; fileOwnerId: string | null },
+    message: SendMessage,
+    replyOfId: string | null,
+  ) {
+    const attachments = await decodeAttachments(message);
+    const created = await messages.create(
+      {
+        ...author,
+        toLine: message.to.trim(),
+        ccLine: message.cc.trim(),
+        bccLine: message.bcc.trim(),
+        subject: message.subject,
+        body: message.body,
+        replyOfId,
+        recipients: recipientsOf(message),
+        attachments,
+      },
+      async (recipientIds) => {
+        try {
+          await mailQueue.addBulk(
+            recipientIds.map((recipientId) => ({
+              name: MAIL_JOBS.sendMessage,
+              data: { recipientId },
+              opts: {
+                ...SEND_MAIL_JOB_OPTIONS,
+                jobId: `message-mail-${recipientId}`,
+                delay: MAIL_JOB_DELAY_MS,
+              },
+            })),
+          );
+        } catch (error) {
+          log.error({ err: error }, 'could not queue the e-mails of a message');
+          throw new AppError('SERVICE_UNAVAILABLE', MESSAGES['message.send.error']);
+        }
+      },
+    );
+    await notifyRecipients(
+      created.id,
+      created.recipients.map(({ userId }) => userId),
+    );
+    return { id: created.id, message: MESSAGES['message.sent'] };
+  }
+
+  return {
+    /** POST /message/add: a new thread from the signed-in account. */
+    async send(account: MessageAccount, message: SendMessage) {
+      const fromAddress = account.username.toLowerCase();
+      return store({ senderId: account.id, fromAddress, fileOwnerId: account.id }, message, null);
+    },
+
+    /**
+     * POST /message/reply: from the link's recipient when `from` is a live link token of this
+     * thread (a link holder may have no account), else from the signed-in account.
+     */
+    async reply(account: MessageAccount | null, message: SendMessage) {
+      if (!message.replyOf) throw AppError.validation(MESSAGES['message.reply.of.required'], 'replyOf');
+      const link = message.from ? await linkReader(message.from) : null;
+      const reader = link ?? (account ? accountReader(account) : null);
+      if (!reader) throw new AppError('UNAUTHORIZED', MESSAGES['message.reply.sign.in']);
+      const answered = await readable(reader, message.replyOf);
+      const threadId = answered.replyOfId ?? answered.id;
+      if (reader.kind === 'account') {
+        return store(
+          { senderId: reader.userId, fromAddress: reader.email, fileOwnerId: reader.userId },
+          message,
+          threadId,
+        );
+      }
+      // An outside writer's files are kept under the account that started the thread.
+      const fileOwnerId = reader.userId ?? (await messages.threadOwner(threadId));
+      if (fileOwnerId === null && message.attachments.length > 0) {
+        throw AppError.notFound(MESSAGES['message.not.found']);
+      }
+      return store({ senderId: reader.userId, fromAddress: reader.email, fileOwnerId }, message, threadId);
+    },
+
+    /** GET /message/id/{id}: for those who took part (or a link of its thread); anyone else 404. */
+    async readById(
+      account: MessageAccount | null,
+      token: string | undefined,
+      id: string,
+    ): Promise<MessageDto> {
+      const reader = await readerOf(account, token);
+      const row = await readable(reader, id);
+      await messages.markRead(reader, row.id, new Date());
+      return toDto(row, reader);
+    },
+
+    /** GET /message/token/{token}: the message the link was sent with. */
+    async readByToken(token: string): Promise<MessageDto> {
+      const reader = await linkReader(token);
+      if (!reader) throw AppError.notFound(MESSAGES['error.invalid.token.parameter']);
+      const row = await readable(reader, reader.messageId);
+      await messages.markRead(reader, row.id, new Date());
+      return toDto(row, reader);
+    },
+
+    /** GET /message/reply-of/{id}: the replies of a thread, newest first. */
+    async replies(
+      account: MessageAccount | null,
+      token: string | undefined,
+      id: string,
+    ): Promise<MessageDto[]> {
+      const reader = await readerOf(account, token);
+      const thread = await readable(reader, id);
+      const rows = await messages.findReplies(reader, thread.replyOfId ?? thread.id);
+      return rows.map((row) => toDto(row, reader));
+    },
+
+    async received(account: MessageAccount, limit: number, before?: string): Promise<MessageListResponse> {
+      return page(await messages.received(account.id, parseCursor(before), limit), limit);
+    },
+
+    async sent(account: MessageAccount, limit: number, before?: string): Promise<MessageListResponse> {
+      return page(await messages.sent(account.id, parseCursor(before), limit), limit);
+    },
+
+    /** DELETE /message/{id}: off the caller's own lists; the other side keeps theirs. */
+    async delete(account: MessageAccount, id: string): Promise<void> {
+      if (!(await messages.removeFromLists(account.id, id, new Date()))) {
+        throw AppError.notFound(MESSAGES['message.delete.error']);
+      }
+    },
+
+    /** GET /message/attachment/{id}: a file of a message the caller may open. */
+    async attachment(account: MessageAccount | null, token: string | undefined, fileId: string) {
+      const reader = await readerOf(account, token);
+      const file = await messages.findAttachment(reader, fileId);
+      if (!file) throw AppError.notFound(MESSAGES['message.attachment.error']);
+      return file;
+    },
+  };
+}
+export type MessageService = ReturnType<typeof createMessageService>;
+
+function page(rows: Awaited<ReturnType<MessageRepository['received']>>, limit: number): MessageListResponse {
+  const last = rows.at(-1);
+  return {
+    messages: rows.map((row) => ({
+      id: row.id,
+      from: row.fromAddress,
+      to: row.toLine,
+      cc: row.ccLine,
+      bcc: row.bccLine,
+      subject: row.subject,
+      datetime: row.sentAt.toISOString(),
+      replyOf: row.replyOfId,
+      attachmentCount: row.attachmentCount,
+      isRead: row.isRead,
+    })),
+    nextCursor: last && rows.length === limit ? `${last.cursorAt.toISOString()}_${last.cursorId}` : null,
+  };
+}
