@@ -248,6 +248,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
           log: app.log,
         }),
         bodyLimitMb: config.MESSAGE_BODY_LIMIT_MB,
+        sendsPerMinute: config.MESSAGE_SEND_RATE_LIMIT_MAX,
       });
     },
     { prefix: '/api' },

@@ -77,6 +77,8 @@ const configSchema = z.object({
    * in the JSON, so this caps a message with its files (25 MB is about 18 MB of files).
    */
   MESSAGE_BODY_LIMIT_MB: z.coerce.number().min(1).max(200).default(25),
+  /** Messages sent (add and reply) per client address per minute: each one e-mails its recipients. */
+  MESSAGE_SEND_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(60),
   WEB_DIST: z.string().default('apps/web/dist'),
 });
 

@@ -233,6 +233,7 @@ export const MESSAGES = {
   'message.attachment.too.many': 'A message can carry at most {{max}} attached files',
   'message.too.large':
     'The message is too large: the message and its attached files must stay under {{mb}} MB.',
+  'message.too.many': 'Too many messages sent in a minute. Please wait a moment and try again.',
   'message.sent': 'Message successfully sent',
   'message.deleted': 'Message successfully deleted',
   'message.list.error': 'Error retrieving messages',

@@ -31,10 +31,11 @@ const sessionOrLink = [...bearerSecurity, { messageToken: [] }];
  * link holder's page sends its token in the x-message-token header. Sending needs a session, except
  * a reply written through a link (its token as `from`).
  */
-export const messageRoutes: FastifyPluginAsyncZod<{ messages: MessageService; bodyLimitMb: number }> = async (
-  app,
-  { messages, bodyLimitMb },
-) => {
+export const messageRoutes: FastifyPluginAsyncZod<{
+  messages: MessageService;
+  bodyLimitMb: number;
+  sendsPerMinute: number;
+}> = async (app, { messages, bodyLimitMb, sendsPerMinute }) => {
   /** The signed-in caller if the call carries a session; an expired one still answers 401 (refresh). */
   async function accountOf(request: FastifyRequest): Promise<MessageAccount | null> {
     const token = bearerToken(request);
@@ -55,7 +56,15 @@ export const messageRoutes: FastifyPluginAsyncZod<{ messages: MessageService; bo
   // Attached files travel as base64 inside the JSON (spec), so these two take larger bodies.
   const sendOptions = {
     bodyLimit: Math.round(bodyLimitMb * 1024 * 1024),
-    config: { bodyTooLargeMessage: formatMessage('message.too.large', { mb: bodyLimitMb }) },
+    config: {
+      bodyTooLargeMessage: formatMessage('message.too.large', { mb: bodyLimitMb }),
+      // Every message e-mails its recipients: the product must not become a relay for bulk mail.
+      rateLimit: {
+        max: sendsPerMinute,
+        timeWindow: 60_000,
+        errorResponseBuilder: () => new AppError('RATE_LIMITED', MESSAGES['message.too.many']),
+      },
+    },
   };
 
   app.post('/message/add', {
