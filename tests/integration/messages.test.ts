@@ -17,7 +17,7 @@ import {
   type MessageListResponse,
   type SendMessageRequest,
 } from '@pagewright/shared';
-import { createConfirmedUser } from '../support/accounts.js';
+import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 import { createInbox, type CaughtMail } from '../support/inbox.js';
 import { freePort, waitFor } from '../support/ports.js';
 import { startStack, type TestStack } from '../support/stack.js';
@@ -29,11 +29,7 @@ import { startStack, type TestStack } from '../support/stack.js';
  * limit, delete per side, another user's reach, and a mail server that is away for a while.
  */
 
-interface Account {
-  id: string;
-  token: string;
-  email: string;
-}
+type Account = SignedInUser;
 
 let stack: TestStack;
 let db: ReturnType<typeof createPrismaClient>;
@@ -89,11 +85,8 @@ function createSmtpProxy(port: number) {
 }
 let proxy: ReturnType<typeof createSmtpProxy>;
 
-async function signUp(label: string): Promise<Account> {
-  const account = await createConfirmedUser(stack.apiUrl, stack.mailUrl, label);
-  const row = await db.user.findUniqueOrThrow({ where: { email: account.username.toLowerCase() } });
-  return { id: row.id, token: account.accessToken, email: account.username.toLowerCase() };
-}
+const signUp = (label: string): Promise<Account> =>
+  createSignedInUser(db, stack.apiUrl, stack.mailUrl, label);
 
 async function send(account: Account, message: Partial<SendMessageRequest>): Promise<string> {
   const response = await api()

@@ -17,7 +17,7 @@ import {
 } from '@pagewright/shared';
 import { jobSchedulerId, nextFireTimes } from '@pagewright/shared/schedule-timetable';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
-import { createConfirmedUser } from '../support/accounts.js';
+import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 import { createInbox } from '../support/inbox.js';
 import { waitFor } from '../support/ports.js';
 import { keysWithoutExpiry } from '../support/redis-keys.js';
@@ -32,11 +32,7 @@ import { startStack, type TestStack } from '../support/stack.js';
  * scheduled run asks.
  */
 
-interface Account {
-  id: string;
-  token: string;
-  email: string;
-}
+type Account = SignedInUser;
 
 let stack: TestStack;
 let site: FixtureSite;
@@ -49,11 +45,8 @@ let stranger: Account;
 const api = () => request(stack.apiUrl);
 const bearer = (account: Account) => ({ Authorization: `Bearer ${account.token}` });
 
-async function signUp(label: string): Promise<Account> {
-  const account = await createConfirmedUser(stack.apiUrl, stack.mailUrl, label);
-  const row = await db.user.findUniqueOrThrow({ where: { email: account.username.toLowerCase() } });
-  return { id: row.id, token: account.accessToken, email: account.username.toLowerCase() };
-}
+const signUp = (label: string): Promise<Account> =>
+  createSignedInUser(db, stack.apiUrl, stack.mailUrl, label);
 
 type ActionRow = Omit<Prisma.ExtractorActionCreateManyInput, 'extractorId'>;
 

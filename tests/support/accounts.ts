@@ -32,6 +32,8 @@ export async function createConfirmedUser(apiUrl: string, mailUrl: string, label
 export interface SignedInUser {
   id: string;
   token: string;
+  /** Lower-case, as stored. */
+  email: string;
 }
 
 /** createConfirmedUser, plus the user's id read from the database the stack uses. */
@@ -42,6 +44,7 @@ export async function createSignedInUser(
   label: string,
 ): Promise<SignedInUser> {
   const account = await createConfirmedUser(apiUrl, mailUrl, label);
-  const row = await db.user.findUniqueOrThrow({ where: { email: account.username.toLowerCase() } });
-  return { id: row.id, token: account.accessToken };
+  const email = account.username.toLowerCase();
+  const row = await db.user.findUniqueOrThrow({ where: { email } });
+  return { id: row.id, token: account.accessToken, email };
 }

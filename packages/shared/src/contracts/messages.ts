@@ -158,19 +158,13 @@ export const messageDtoSchema = z.object({
 export type MessageDto = z.infer<typeof messageDtoSchema>;
 
 /** A row of the dashboard's sent or received list (no body: the viewer reads it). */
-export const messageListItemSchema = z.object({
-  id: z.string(),
-  from: z.string(),
-  to: z.string(),
-  cc: z.string(),
-  bcc: z.string(),
-  subject: z.string(),
-  datetime: z.string(),
-  replyOf: z.string().nullable(),
-  attachmentCount: z.number().int(),
-  /** Received: whether the caller opened it; sent: always true. */
-  isRead: z.boolean(),
-});
+export const messageListItemSchema = messageDtoSchema
+  .omit({ body: true, attachments: true, emailToken: true })
+  .extend({
+    attachmentCount: z.number().int(),
+    /** Received: whether the caller opened it; sent: always true. */
+    isRead: z.boolean(),
+  });
 export type MessageListItem = z.infer<typeof messageListItemSchema>;
 
 /** ?limit= (default 50, at most 200) and ?before= (the last row's `cursor`, for the next page). */
