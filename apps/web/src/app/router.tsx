@@ -68,6 +68,12 @@ const lazyScreens = {
   schedulerNew: async () => ({
     Component: (await import('../features/schedulers/components/new-scheduler-page')).NewSchedulerPage,
   }),
+  messageViewer: async () => ({
+    Component: (await import('../features/messaging/components/message-viewer-page')).MessageViewerPage,
+  }),
+  messagingNew: async () => ({
+    Component: (await import('../features/messaging/components/new-message-page')).NewMessagePage,
+  }),
   schedulerWizard: async () => ({
     Component: (await import('../features/schedulers/components/scheduler-wizard')).SchedulerWizardPage,
   }),
@@ -110,8 +116,10 @@ export const routes: RouteObject[] = [
           // Reachable without a session (data spec §6): read-only viewers and the file page.
           { path: PATHS.screenShare, lazy: lazyScreens.screenShare },
           { path: PATHS.file, lazy: lazyScreens.file },
-          placeholder(PATHS.messageById, 'breadcrumb.message'),
-          placeholder(PATHS.messageByToken, 'breadcrumb.message'),
+          { path: PATHS.messageById, lazy: lazyScreens.messageViewer },
+          { path: PATHS.messageByToken, lazy: lazyScreens.messageViewer },
+          // A link holder replies here without an account; the page itself sends others to /login.
+          { path: PATHS.messagingNew, lazy: lazyScreens.messagingNew },
           {
             element: <RequireSession />,
             // Inside the app's frame, so its header and menu stay.
@@ -135,7 +143,6 @@ export const routes: RouteObject[] = [
                 caseSensitive: true,
                 element: <Navigate to={PATHS.dashboard} replace />,
               },
-              placeholder(PATHS.messagingNew, 'breadcrumb.messaging.new'),
               placeholder(PATHS.statementRecognition, 'breadcrumb.statement.recognition'),
               placeholder(PATHS.templateSettings, 'breadcrumb.template.settings'),
             ],

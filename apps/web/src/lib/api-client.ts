@@ -48,6 +48,8 @@ export interface ApiRequestOptions<T> {
   /** Sends the bearer header but never refreshes (logout must not start a refresh). */
   skipRefresh?: boolean;
   signal?: AbortSignal;
+  /** Extra headers (a message link's token on the message viewer). */
+  headers?: Record<string, string>;
 }
 
 async function readJson(response: Response): Promise<unknown> {
@@ -83,7 +85,7 @@ function send(
   options: ApiRequestOptions<unknown>,
   accessToken: string | null,
 ): Promise<Response> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   if (!options.anonymous && accessToken) headers.Authorization = `Bearer ${accessToken}`;
   return fetch(`${API_BASE}${path}`, {
@@ -221,7 +223,7 @@ export async function apiStream(
  */
 export async function apiFetch(
   path: string,
-  options: Pick<ApiRequestOptions<unknown>, 'signal'> = {},
+  options: Pick<ApiRequestOptions<unknown>, 'signal' | 'headers'> = {},
 ): Promise<Response> {
   try {
     return await execute(path, { ...options, quiet: true });

@@ -8,6 +8,7 @@ import { ExtractorListPanel } from '../../features/extractors/components/extract
 import { RunErrorNotices } from '../../features/extractors/components/run-error-notices';
 import { LIST_KINDS } from '../../features/extractors/list-kinds';
 import { ChangePasswordForm } from '../../features/password/components/change-password-form';
+import { MessagingPanel } from '../../features/messaging/components/messaging-panel';
 import { QueryListPanel } from '../../features/queries/components/query-list-panel';
 import { SchedulerListPanel } from '../../features/schedulers/components/scheduler-list-panel';
 import { useUserSettings } from '../../features/user-settings/api/get-user-settings';
@@ -71,6 +72,7 @@ export function DashboardRoute() {
     datasets: <DatasetListPanel refreshIntervalMs={refreshIntervalMs} />,
     queries: <QueryListPanel refreshIntervalMs={refreshIntervalMs} />,
     scheduler: <SchedulerListPanel refreshIntervalMs={refreshIntervalMs} />,
+    messaging: <MessagingPanel refreshIntervalMs={refreshIntervalMs} />,
   };
 
   return (

@@ -1,0 +1,202 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  CardHeader,
+  CircularProgress,
+  IconButton,
+  List,
+  ListItem,
+  ListItemButton,
+  ListItemText,
+  Tab,
+  Tabs,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import Add from '@mui/icons-material/Add';
+import AttachFile from '@mui/icons-material/AttachFile';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { DASHBOARD_PANELS, MESSAGES, listSubject, type MessageListItem } from '@pagewright/shared';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { useLiveEvents } from '../../../lib/live-events';
+import { PATHS, pathTo } from '../../../lib/paths';
+import { toast } from '../../../lib/toast';
+import { deleteMessage } from '../api/delete-message';
+import { messageListQueryKey, useMessageList, type MessageBox } from '../api/list-messages';
+import { messageDateText } from '../message-format';
+
+const TITLE = DASHBOARD_PANELS.find((panel) => panel.id === 'messaging')?.title ?? 'Messaging';
+
+function MessageRow({
+  message,
+  box,
+  onOpen,
+  onDelete,
+}: {
+  message: MessageListItem;
+  box: MessageBox;
+  onOpen: () => void;
+  onDelete: () => void;
+}) {
+  const { t } = useTranslation();
+  const subject = listSubject(message.subject);
+  const party = box === 'received' ? message.from : message.to;
+  return (
+    <ListItem
+      disablePadding
+      data-testid="message-row"
+      secondaryAction={
+        <Tooltip title={t('messaging.delete.title')}>
+          <IconButton
+            edge="end"
+            aria-label={t('messaging.delete', { subject: message.subject })}
+            onClick={onDelete}
+          >
+            <DeleteOutlined />
+          </IconButton>
+        </Tooltip>
+      }
+    >
+      <ListItemButton onClick={onOpen} aria-label={t('messaging.open', { subject: message.subject })}>
+        <ListItemText
+          primary={
+            <Box component="span" sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+              <Box component="span" sx={{ fontWeight: message.isRead ? 400 : 700 }} title={message.subject}>
+                {subject}
+              </Box>
+              {message.attachmentCount > 0 && (
+                <AttachFile fontSize="inherit" titleAccess={t('messaging.has.files')} />
+              )}
+            </Box>
+          }
+          secondary={
+            <>
+              <Typography component="span" variant="caption" sx={{ display: 'block' }} noWrap>
+                {party}
+              </Typography>
+              <Typography component="time" variant="caption" dateTime={message.datetime}>
+                {messageDateText(message.datetime)}
+              </Typography>
+            </>
+          }
+        />
+      </ListItemButton>
+    </ListItem>
+  );
+}
+
+/**
+ * The Messaging panel of the dashboard (data spec §2): received and sent messages, subject cut to
+ * 27 characters plus an ellipsis past 30, US date with seconds, unread ones bold; reloaded every
+ * `refreshIntervalMs` and at once when a message arrives (WebSocket). New message, open, delete.
+ */
+export function MessagingPanel({ refreshIntervalMs }: { refreshIntervalMs: number }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [box, setBox] = useState<MessageBox>('received');
+  const [deleting, setDeleting] = useState<MessageListItem | null>(null);
+  const [isBusy, setIsBusy] = useState(false);
+  const list = useMessageList(box, refreshIntervalMs);
+
+  useLiveEvents(
+    ['message-received'],
+    () => void queryClient.invalidateQueries({ queryKey: messageListQueryKey('received') }),
+  );
+
+  const remove = async () => {
+    if (!deleting) return;
+    setIsBusy(true);
+    try {
+      await deleteMessage(deleting.id);
+      toast.success(MESSAGES['message.deleted']);
+      await queryClient.invalidateQueries({ queryKey: messageListQueryKey(box) });
+    } catch {
+      toast.error(MESSAGES['message.delete.error']);
+    } finally {
+      setIsBusy(false);
+      setDeleting(null);
+    }
+  };
+
+  const rows = list.data?.pages.flatMap((page) => page.messages) ?? [];
+  return (
+    <Card data-testid="panel-messaging" sx={{ height: '100%', borderTop: 3, borderTopColor: 'primary.main' }}>
+      <CardHeader
+        title={TITLE}
+        slotProps={{ title: { variant: 'h6', component: 'h2' } }}
+        action={
+          <Button
+            startIcon={<Add />}
+            onClick={() => navigate(PATHS.messagingNew)}
+            aria-label={t('messaging.new')}
+          >
+            {t('extractors.add')}
+          </Button>
+        }
+      />
+      <CardContent sx={{ pt: 0 }}>
+        <Tabs
+          value={box}
+          onChange={(_, value: MessageBox) => setBox(value)}
+          variant="fullWidth"
+          sx={{ mb: 1 }}
+        >
+          <Tab value="received" label={t('messaging.received')} />
+          <Tab value="sent" label={t('messaging.sent')} />
+        </Tabs>
+        {list.isError && (
+          <Alert severity="error" sx={{ mb: 1 }}>
+            {MESSAGES['message.list.error']}
+          </Alert>
+        )}
+        {list.isPending && !list.isError ? (
+          <Box sx={{ display: 'flex', justifyContent: 'center', py: 2 }}>
+            <CircularProgress size={24} aria-label={t('app.loading')} />
+          </Box>
+        ) : rows.length === 0 ? (
+          !list.isError && <Typography color="text.secondary">{t('messaging.empty')}</Typography>
+        ) : (
+          <List
+            dense
+            disablePadding
+            aria-label={t(box === 'received' ? 'messaging.received' : 'messaging.sent')}
+          >
+            {rows.map((message) => (
+              <MessageRow
+                key={message.id}
+                message={message}
+                box={box}
+                onOpen={() => navigate(pathTo(PATHS.messageById, { id: message.id }))}
+                onDelete={() => setDeleting(message)}
+              />
+            ))}
+          </List>
+        )}
+        {list.hasNextPage && (
+          <Button size="small" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+            {t('messaging.more')}
+          </Button>
+        )}
+      </CardContent>
+      {deleting && (
+        <ConfirmDialog
+          title={t('messaging.delete.title')}
+          text={t('messaging.delete.text', { subject: deleting.subject })}
+          confirmLabel={t('messaging.delete.confirm')}
+          isDestructive
+          isBusy={isBusy}
+          onConfirm={() => void remove()}
+          onClose={() => setDeleting(null)}
+        />
+      )}
+    </Card>
+  );
+}

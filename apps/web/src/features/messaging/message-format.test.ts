@@ -1,0 +1,9 @@
+import { describe, expect, it } from 'vitest';
+import { messageDateText } from './message-format';
+
+describe('the message list date (data spec §2)', () => {
+  it('is US style with two digits for month, day, year, hour, minute and second', () => {
+    const text = messageDateText(new Date(2026, 0, 5, 9, 4, 3).toISOString());
+    expect(text).toMatch(/^01\/05\/26, 09:04:03\s?AM$/u);
+  });
+});
