@@ -1,5 +1,5 @@
 /**
- * The two baselines of bench:auth, in a process of their own like the API they are compared with
+ * The baselines of bench:auth and bench:messages, in a process of their own like the API they are compared with
  * (the load generator's process serves nothing: having served the bare route itself, it measured
  * the API a third slower afterwards):
  * - GET /hello: a bare Fastify route;
@@ -7,12 +7,15 @@
  *   verifying the HS256 access token (the secret as a KeyObject, as the API holds it), and one
  *   node-postgres primary-key read of the user row. No logging, no schema validation, no session
  *   check.
+ * - GET /api/message/received: the hand-written floor of bench:messages: the same token check,
+ *   then the received list's first page by one hand-written statement, answered as JSON.
  * Env: BASELINE_PORT, FLOOR_DATABASE_URL, FLOOR_JWT_SECRET, FLOOR_POOL_SIZE.
  */
 import { createSecretKey } from 'node:crypto';
 import Fastify from 'fastify';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
+import { RECEIVED_BY_HAND } from './received-by-hand.js';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -60,6 +63,21 @@ app.get('/api/user/', async (request, reply) => {
     lastName: user.lastName,
     tempPasswordSet: user.tempPasswordSet,
   };
+});
+
+app.get('/api/message/received', async (request, reply) => {
+  const header = request.headers.authorization;
+  const token = header?.startsWith('Bearer ') ? header.slice(7) : '';
+  let userId: string;
+  try {
+    const claims = jwt.verify(token, key, { algorithms: ['HS256'] });
+    if (typeof claims === 'string' || typeof claims.sub !== 'string') throw new Error('no subject');
+    userId = claims.sub;
+  } catch {
+    return reply.status(401).send({ message: 'unauthorized' });
+  }
+  const { rows } = await pool.query(RECEIVED_BY_HAND, [userId]);
+  return { messages: rows, nextCursor: null };
 });
 
 process.once('SIGTERM', () => {

@@ -24,6 +24,8 @@ export interface TestStack {
   databaseName: string;
   /** The API's log (its stdout and stderr, one JSON line per entry). */
   apiLogFile: string;
+  /** The first API process (benchmarks read its memory). */
+  apiProcess: RunningProcess;
   /** The worker running now (a replacement once the first one died). */
   readonly worker: RunningProcess;
   /** Starts one more worker process on the same database and queues, stopped with the stack. */
@@ -293,6 +295,7 @@ export async function startStack({
       databaseUrl: database.url,
       databaseName: database.name,
       apiLogFile: api.logFile,
+      apiProcess: api.process,
       startApi: async () => addApi(await freePort()),
       get worker() {
         return worker;
