@@ -22,3 +22,4 @@ export * from './contracts/datasets.js';
 export * from './contracts/schedulers.js';
 export * from './contracts/queries.js';
 export * from './contracts/messages.js';
+export * from './contracts/recognition.js';

@@ -1,0 +1,240 @@
+import * as z from './zod.js';
+import {
+  CONSOLIDATED_COLUMNS_PER_RECORD,
+  CSV_NEWLINE_MARKER,
+  NAME_MAX_LENGTH,
+  RECOGNITION_MAX_FILES,
+} from '../constants.js';
+import { MAPPING_TYPES } from '../enums.js';
+import { MESSAGES } from '../messages.js';
+
+/**
+ * Statement recognition (data spec §2-§9, issue 15): templates are boxes drawn on the page images
+ * of a sample PDF; recognition reads each box of each page of other PDFs (text layer, checkbox ink,
+ * OCR for scanned pages) and answers text and a token, which turns into CSV. Mapping fields keep
+ * the spec's snake_case names.
+ */
+
+/** Largest PDF accepted (a template's sample, or a statement to read). */
+export const RECOGNITION_PDF_MAX_BYTES = 20 * 1024 * 1024;
+/** Pages of a template's sample PDF rendered at most. */
+export const TEMPLATE_PAGES_MAX = 50;
+/** Longest edge of a rendered page image, in pixels. */
+export const TEMPLATE_IMAGE_LONG_EDGE = 1600;
+
+export const templateNameSchema = z
+  .string({ error: MESSAGES['template.name.required'] })
+  .trim()
+  .min(1, MESSAGES['template.name.required'])
+  .max(NAME_MAX_LENGTH, `Template name must be at most ${NAME_MAX_LENGTH} characters`);
+
+/** PUT /statement-recognition-template/ */
+export const createTemplateRequestSchema = z.object({ templateName: templateNameSchema });
+/** POST /statement-recognition-template/ (rename) */
+export const renameTemplateRequestSchema = z.object({
+  id: z.string().uuid(),
+  templateName: templateNameSchema,
+});
+export type CreateTemplateRequest = z.infer<typeof createTemplateRequestSchema>;
+export type RenameTemplateRequest = z.infer<typeof renameTemplateRequestSchema>;
+
+export const templateDtoSchema = z.object({
+  id: z.string(),
+  templateName: z.string(),
+  /** Beyond the spec: page images the template has, and boxes drawn on them. */
+  pageCount: z.number().int(),
+  mappingCount: z.number().int(),
+});
+export type TemplateDto = z.infer<typeof templateDtoSchema>;
+
+/**
+ * A page image (spec: id, imageUuid, name). `url` is where an `<img>` loads it without the bearer
+ * token: a signed address that works for a few minutes (the list is asked again for fresh ones).
+ */
+export const templateImageDtoSchema = z.object({
+  id: z.string(),
+  imageUuid: z.string(),
+  name: z.string(),
+  pageNumber: z.number().int(),
+  pixelWidth: z.number().int(),
+  pixelHeight: z.number().int(),
+  url: z.string(),
+});
+export type TemplateImageDto = z.infer<typeof templateImageDtoSchema>;
+
+/** A fraction of the page, 0 to 1. */
+const fraction = z.number().min(0).max(1);
+
+/** A box as GET .../mapping/image/{id} answers it. */
+export const templateMappingDtoSchema = z.object({
+  id: z.string(),
+  x: z.number(),
+  y: z.number(),
+  w: z.number(),
+  h: z.number(),
+  mapping_type: z.enum(MAPPING_TYPES),
+  mapping_label: z.string(),
+  /** Beyond the spec: label text the box is read relative to, so a shifted layout still reads right. */
+  anchor_text: z.string().nullable(),
+});
+export type TemplateMappingDto = z.infer<typeof templateMappingDtoSchema>;
+
+const mappingLabel = z
+  .string()
+  .trim()
+  .min(1, MESSAGES['template.mapping.label.required'])
+  .max(NAME_MAX_LENGTH, `Field name must be at most ${NAME_MAX_LENGTH} characters`);
+
+/** One box as saved: position in fractions, the image size it was drawn on, its field. */
+export const templateBoxSchema = z
+  .object({
+    x: fraction,
+    y: fraction,
+    w: fraction,
+    h: fraction,
+    pixel_width: z.number().int().min(1),
+    pixel_height: z.number().int().min(1),
+    mapping_type: z.enum(MAPPING_TYPES, { error: MESSAGES['template.mapping.type.invalid'] }).default('TEXT'),
+    mapping_label: mappingLabel.default('EMPTY'),
+    anchor_text: z.string().trim().max(NAME_MAX_LENGTH).nullish(),
+  })
+  .refine((box) => box.x + box.w <= 1.0001 && box.y + box.h <= 1.0001, {
+    message: 'A box must lie inside its page',
+    path: ['w'],
+  });
+export type TemplateBox = z.input<typeof templateBoxSchema>;
+
+/** PUT /statement-recognition-template/mapping (the spec's one-box call). */
+export const saveMappingRequestSchema = z.object({ imageId: z.string().uuid() }).and(templateBoxSchema);
+export type SaveMappingRequest = z.input<typeof saveMappingRequestSchema>;
+
+/**
+ * PUT /statement-recognition-template/mappings/image/{id} (beyond the spec): the editor's save, all
+ * boxes of a page at once, in one transaction, so a failed save leaves the old boxes as they were.
+ */
+export const replaceMappingsRequestSchema = z.object({ mappings: z.array(templateBoxSchema).max(500) });
+export type ReplaceMappingsRequest = z.input<typeof replaceMappingsRequestSchema>;
+
+/** POST /statement-recognition/pdf-to-text/{templateId}: spec's upload item and process result. */
+export const recognitionResultSchema = z.object({
+  file: z.string(),
+  fileName: z.string(),
+  /** Every box's value, page by page ("Page 1" headings, one "label: value" a line). */
+  text: z.string(),
+  /** What the CSV calls take. */
+  token: z.string(),
+  pageCount: z.number().int(),
+});
+export type RecognitionResult = z.infer<typeof recognitionResultSchema>;
+
+export const textToCsvRequestSchema = z.object({ token: z.string().min(1).max(200) });
+export const textToCsvConsolidatedRequestSchema = z.object({
+  tokenList: z
+    .array(z.string().min(1).max(200))
+    .min(1, 'Choose at least one processed file')
+    .max(RECOGNITION_MAX_FILES, MESSAGES['recognition.too.many.files']),
+});
+
+/** One value read: a record of the consolidated CSV and table. */
+export const recognizedValueSchema = z.object({
+  filename: z.string(),
+  page: z.number().int(),
+  label: z.string(),
+  value: z.string(),
+});
+export type RecognizedValue = z.infer<typeof recognizedValueSchema>;
+
+/** POST /statement-recognition/find (beyond the spec's wording): the values of processed files. */
+export const findRecognizedRequestSchema = textToCsvConsolidatedRequestSchema;
+export const findRecognizedResponseSchema = z.array(recognizedValueSchema);
+
+// -------------------------------------------------------------------------------------------------
+// The consolidated CSV (data spec §3, §9): four columns a record, the first four cells a header,
+// line breaks inside values written as __NL__. RFC 4180 quoting for commas and quotes.
+// -------------------------------------------------------------------------------------------------
+
+export const CSV_HEADER = ['filename', 'page', 'label', 'value'] as const;
+
+function csvCell(value: string): string {
+  const flat = value.replace(/\r\n|\r|\n/gu, CSV_NEWLINE_MARKER);
+  return /[",]/u.test(flat) ? `"${flat.replaceAll('"', '""')}"` : flat;
+}
+
+/** The CSV of some values: header line, then one line a value. */
+export function toRecognitionCsv(values: readonly RecognizedValue[]): string {
+  const lines = [CSV_HEADER.join(',')];
+  for (const { filename, page, label, value } of values) {
+    lines.push([filename, String(page), label, value].map(csvCell).join(','));
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** Cells of a CSV text (RFC 4180: quoted cells may hold commas, quotes and line breaks). */
+export function parseCsvCells(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let isQuoted = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const character = text[index];
+    if (isQuoted) {
+      if (character === '"' && text[index + 1] === '"') {
+        cell += '"';
+        index += 1;
+      } else if (character === '"') isQuoted = false;
+      else cell += character;
+    } else if (character === '"') isQuoted = true;
+    else if (character === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (character === '\n' || character === '\r') {
+      if (character === '\r' && text[index + 1] === '\n') index += 1;
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += character;
+  }
+  if (cell !== '' || row.length > 0) {
+    row.push(cell);
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** The records of a consolidated CSV as the table shows them: header skipped, __NL__ back to line breaks. */
+export function parseRecognitionCsv(text: string): RecognizedValue[] {
+  const cells = parseCsvCells(text).flat().slice(CONSOLIDATED_COLUMNS_PER_RECORD);
+  const values: RecognizedValue[] = [];
+  for (
+    let index = 0;
+    index + CONSOLIDATED_COLUMNS_PER_RECORD <= cells.length;
+    index += CONSOLIDATED_COLUMNS_PER_RECORD
+  ) {
+    const [filename = '', page = '', label = '', value = ''] = cells.slice(
+      index,
+      index + CONSOLIDATED_COLUMNS_PER_RECORD,
+    );
+    values.push({
+      filename: filename.replaceAll(CSV_NEWLINE_MARKER, '\n'),
+      page: Number(page),
+      label: label.replaceAll(CSV_NEWLINE_MARKER, '\n'),
+      value: value.replaceAll(CSV_NEWLINE_MARKER, '\n'),
+    });
+  }
+  return values;
+}
+
+/** `statement.pdf` → `statement.csv` (data spec §9). */
+export function csvFileName(pdfName: string): string {
+  return `${pdfName.replace(/\.pdf$/iu, '')}.csv`;
+}
+
+/** Live event payload while a template's sample renders (page k of n). */
+export const templateRenderProgressSchema = z.object({
+  templateId: z.string(),
+  page: z.number().int(),
+  pageCount: z.number().int(),
+  isDone: z.boolean(),
+  error: z.string().optional(),
+});
