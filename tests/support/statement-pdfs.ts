@@ -20,6 +20,8 @@ export type StatementVariant = 'printed' | 'shifted' | 'form' | 'scanned';
 interface FieldSpot {
   label: string;
   kind: 'TEXT' | 'CHECKBOX';
+  /** Lines the value may take (a multi-line value is written one line under the other). */
+  lines?: number;
   /** Baseline of the label and its value, points from the page's bottom (as PDF counts). */
   baseline: number;
 }
@@ -29,10 +31,10 @@ export const STATEMENT_LAYOUT: readonly (readonly FieldSpot[])[] = [
   [
     { label: 'Account holder', kind: 'TEXT', baseline: 720 },
     { label: 'Account number', kind: 'TEXT', baseline: 690 },
-    { label: 'Address', kind: 'TEXT', baseline: 660 },
-    { label: 'Balance', kind: 'TEXT', baseline: 630 },
-    { label: 'Resident', kind: 'CHECKBOX', baseline: 590 },
-    { label: 'Politically exposed', kind: 'CHECKBOX', baseline: 560 },
+    { label: 'Address', kind: 'TEXT', baseline: 660, lines: 2 },
+    { label: 'Balance', kind: 'TEXT', baseline: 610 },
+    { label: 'Resident', kind: 'CHECKBOX', baseline: 575 },
+    { label: 'Politically exposed', kind: 'CHECKBOX', baseline: 545 },
   ],
   [
     { label: 'Statement date', kind: 'TEXT', baseline: 720 },
@@ -48,7 +50,8 @@ export const SHIFT = { dx: 20, dy: 37 };
 export type StatementValues = Record<string, string>;
 
 const HOLDERS = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Edsger Dijkstra', 'Barbara Liskov'];
-const STREETS = ['12 High Street, Flat 3', '4 Mill Lane, Unit 7', '89 Quay Road, Suite 2'];
+const STREETS = ['12 High Street, Flat 3\nLondon', '4 Mill Lane, Unit 7\nLeeds', '89 Quay Road, Suite 2\nBristol'];
+const LINE_GAP = 14;
 
 /** The values of statement number `index` (the same index gives the same values). */
 export function statementValues(index: number): StatementValues {
@@ -85,7 +88,9 @@ function drawPage(
     page.drawText(`${spot.label}:`, { x: 60 + dx, y, size: FONT_SIZE, font });
     const value = values[spot.label] ?? '';
     if (spot.kind === 'TEXT') {
-      page.drawText(value, { x: VALUE_X + dx, y, size: FONT_SIZE, font });
+      value.split('\n').forEach((line, index) => {
+        page.drawText(line, { x: VALUE_X + dx, y: y - index * LINE_GAP, size: FONT_SIZE, font });
+      });
       continue;
     }
     const box = { x: VALUE_X + dx, y: y - 2, width: BOX_SIZE, height: BOX_SIZE };
@@ -158,7 +163,7 @@ export function templateBoxes(index: number, anchored = true): TemplateBox[] {
   return (STATEMENT_LAYOUT[index] ?? []).map((spot) => {
     const isBox = spot.kind === 'CHECKBOX';
     const top = PAGE.height - spot.baseline - (isBox ? BOX_SIZE - 2 : FONT_SIZE) - 4;
-    const height = (isBox ? BOX_SIZE : FONT_SIZE) + 8;
+    const height = (isBox ? BOX_SIZE : FONT_SIZE) + 8 + ((spot.lines ?? 1) - 1) * LINE_GAP;
     const left = VALUE_X - 4;
     const width = isBox ? BOX_SIZE + 8 : VALUE_WIDTH;
     return {

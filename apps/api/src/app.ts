@@ -5,7 +5,8 @@ import websocket from '@fastify/websocket';
 import { Redis } from 'ioredis';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createFileStorage, createRunStarter, createSecretBox, pgSql } from '@pagewright/db';
-import { MESSAGES, RUN_JOBS, runFlowJobOptions } from '@pagewright/shared';
+import { MESSAGES, QUEUES, RUN_JOBS, queuePrefix, runFlowJobOptions } from '@pagewright/shared';
+import { QueueEvents } from 'bullmq';
 import type { ApiConfig } from './config.js';
 import { AppError } from './lib/app-error.js';
 import { REDACTED_LOG_PATHS, serializeRequest } from './lib/log-redaction.js';
@@ -63,6 +64,12 @@ import { createQueryService } from './modules/queries/queries.service.js';
 import { createMessageRepository } from './modules/messages/messages.repository.js';
 import { messageRoutes } from './modules/messages/messages.routes.js';
 import { createMessageService } from './modules/messages/messages.service.js';
+import { createRecognitionRepository } from './modules/statement-recognition/statement-recognition.repository.js';
+import { recognitionRoutes } from './modules/statement-recognition/statement-recognition.routes.js';
+import { createRecognitionService } from './modules/statement-recognition/statement-recognition.service.js';
+import { createTemplateRepository } from './modules/statement-templates/statement-templates.repository.js';
+import { templateRoutes } from './modules/statement-templates/statement-templates.routes.js';
+import { createTemplateService } from './modules/statement-templates/statement-templates.service.js';
 import { createQueryResultService } from './modules/queries/query-results.service.js';
 
 declare module 'fastify' {
@@ -164,6 +171,18 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   await liveEvents.start();
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
 
+  // pdf-to-text waits for its job: BullMQ's job events need a blocking connection of their own.
+  const recognitionEventsConnection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
+  const recognitionEvents = new QueueEvents(QUEUES.recognition, {
+    connection: recognitionEventsConnection,
+    prefix: queuePrefix(config.REDIS_KEY_PREFIX),
+  });
+  app.addHook('onClose', async () => {
+    await recognitionEvents.close();
+    recognitionEventsConnection.disconnect();
+  });
+  const files = createFileStorage(app.db);
+
   const runRepository = createRunRepository(app.db);
   const runStarter = createRunStarter({
     db: app.db,
@@ -241,7 +260,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
       });
       await api.register(messageRoutes, {
         messages: createMessageService({
-          messages: createMessageRepository(app.db, app.sql, createFileStorage(app.db)),
+          messages: createMessageRepository(app.db, app.sql, files),
           mailQueue: app.queues.mail,
           publisher: app.redis,
           keyPrefix: config.REDIS_KEY_PREFIX,
@@ -249,6 +268,23 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
         }),
         bodyLimitMb: config.MESSAGE_BODY_LIMIT_MB,
         sendsPerMinute: config.MESSAGE_SEND_RATE_LIMIT_MAX,
+      });
+      await api.register(templateRoutes, {
+        templates: createTemplateService({
+          templates: createTemplateRepository(app.db, files),
+          queue: app.queues.recognition,
+          imageUrlSecret: config.JWT_SECRET,
+          imageUrlTtlSeconds: config.TEMPLATE_IMAGE_URL_TTL_SECONDS,
+        }),
+      });
+      await api.register(recognitionRoutes, {
+        recognition: createRecognitionService({
+          recognition: createRecognitionRepository(app.db, files),
+          queue: app.queues.recognition,
+          events: recognitionEvents,
+          waitMs: config.RECOGNITION_WAIT_SECONDS * 1000,
+          log: app.log,
+        }),
       });
     },
     { prefix: '/api' },

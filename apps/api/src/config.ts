@@ -79,6 +79,10 @@ const configSchema = z.object({
   MESSAGE_BODY_LIMIT_MB: z.coerce.number().min(1).max(200).default(25),
   /** Messages sent (add and reply) per client address per minute: each one e-mails its recipients. */
   MESSAGE_SEND_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(60),
+  /** How long a template page image's signed address works (an <img> cannot send the bearer token). */
+  TEMPLATE_IMAGE_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
+  /** How long pdf-to-text waits for its PDF to be read (the worker ends a job at its own limit). */
+  RECOGNITION_WAIT_SECONDS: z.coerce.number().int().min(5).max(3600).default(180),
   WEB_DIST: z.string().default('apps/web/dist'),
 });
 

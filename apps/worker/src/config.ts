@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { booleanFromEnv, mailConfigShape, parseServiceConfig, serviceConfigShape } from '@pagewright/shared';
 
@@ -20,6 +21,18 @@ const configSchema = z.object({
     ),
   /** How long the link in a message's e-mail opens the thread without a session (days). */
   MESSAGE_LINK_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /**
+   * PDFs (template pages, statements) read at once, each in a child process of this worker: one a
+   * core by default.
+   */
+  RECOGNITION_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(32)
+    .default(Math.max(1, availableParallelism())),
+  /** A PDF still being read after this long ends its process (a hostile or broken document). */
+  RECOGNITION_JOB_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(120),
   /** Flow runs one worker process executes at once (each in its own browser context). */
   WORKER_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /**

@@ -137,6 +137,23 @@ mailWorker.on('failed', (job, error) =>
   log.warn({ jobId: job?.id, attempt: job?.attemptsMade, err: error }, 'could not send an e-mail (retried)'),
 );
 
+// Recognition (issue 15): PDFs are read in child processes BullMQ keeps (one job each at a time),
+// from the bundle's own file, or the TypeScript source when the worker runs from source.
+const recognitionProcessor = import.meta.url.endsWith('.ts')
+  ? new URL('./processors/recognition.sandbox.ts', import.meta.url)
+  : new URL('./recognition.sandbox.js', import.meta.url);
+const recognitionWorker = new Worker(QUEUES.recognition, recognitionProcessor, {
+  connection,
+  prefix,
+  concurrency: config.RECOGNITION_CONCURRENCY,
+  // A child busy on a long PDF still renews its lock through the parent; a dead worker's jobs fail.
+  lockDuration: 60_000,
+  maxStalledCount: 0,
+});
+recognitionWorker.on('failed', (job, error) =>
+  log.warn({ jobId: job?.id, name: job?.name, err: error }, 'a recognition job failed'),
+);
+
 // Schedulers: BullMQ job schedulers fire them; this worker reconciles those with PostgreSQL first.
 const runsQueue = new Queue<RunFlowPayload>(QUEUES.runs, { connection, prefix });
 const schedulesQueue = new Queue<FireSchedulerPayload>(QUEUES.schedules, { connection, prefix });
@@ -255,10 +272,12 @@ log.info(
       QUEUES.runs,
       QUEUES.schedules,
       QUEUES.mail,
+      QUEUES.recognition,
       SESSION_QUEUES.open,
       SESSION_QUEUES.ofWorker(workerId),
     ],
     runConcurrency: config.WORKER_RUN_CONCURRENCY,
+    recognitionConcurrency: config.RECOGNITION_CONCURRENCY,
   },
   'worker ready',
 );
@@ -275,6 +294,7 @@ async function shutdown(signal: string): Promise<void> {
   await runsWorker.close(true);
   await schedulesWorker.close();
   await mailWorker.close();
+  await recognitionWorker.close();
   await Promise.all([runsQueue.close(), schedulesQueue.close(), mailQueue.close()]);
   mailer.close();
   await liveViews.stop();

@@ -5,12 +5,6 @@ import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.
 const require = createRequire(import.meta.url);
 const pdfjsRoot = path.dirname(require.resolve('pdfjs-dist/package.json'));
 
-/** The first bytes of every PDF (a few bytes of junk may precede them; readers allow 1024). */
-export function looksLikePdf(bytes: Uint8Array): boolean {
-  const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
-  return head.includes('%PDF-');
-}
-
 /**
  * Opens a PDF someone uploaded: hostile by assumption, so PDF.js never compiles its fonts into
  * functions (`isEvalSupported: false`), never runs its scripts (PDF.js has no JavaScript engine

@@ -19,6 +19,8 @@ export const QUEUES = {
   schedules: 'pagewright-schedules',
   /** E-mail the worker sends for others (retried while the mail server is away). */
   mail: 'pagewright-mail',
+  /** PDFs: a template's sample turned into page images, statements read with a template. */
+  recognition: 'pagewright-recognition',
 } as const;
 
 export const MAINTENANCE_JOBS = {
@@ -94,6 +96,30 @@ export const SEND_MAIL_JOB_OPTIONS = {
   backoff: { type: 'exponential', delay: 15_000 },
   removeOnComplete: { count: 1000 },
   removeOnFail: { count: 1000 },
+} as const;
+
+/** Jobs of QUEUES.recognition, run in a pool of child processes of the worker (every core works). */
+export const RECOGNITION_JOBS = {
+  renderTemplate: 'render-template',
+  recognizePdf: 'recognize-pdf',
+} as const;
+/** RECOGNITION_JOBS.renderTemplate: the sample PDF (a stored file) to turn into the template's pages. */
+export const renderTemplatePayloadSchema = z.object({
+  userId: z.string().uuid(),
+  templateId: z.string().uuid(),
+  fileId: z.string().uuid(),
+});
+export type RenderTemplatePayload = z.infer<typeof renderTemplatePayloadSchema>;
+/** RECOGNITION_JOBS.recognizePdf: one RecognitionJob row (its PDF and template). */
+export const recognizePdfPayloadSchema = z.object({ recognitionJobId: z.string().uuid() });
+export type RecognizePdfPayload = z.infer<typeof recognizePdfPayloadSchema>;
+export type RecognitionPayload = RenderTemplatePayload | RecognizePdfPayload;
+/** What a finished recognize-pdf job answers (the API waits for it). */
+export const recognizePdfResultSchema = z.object({ pageCount: z.number().int(), text: z.string() });
+export const RECOGNITION_JOB_OPTIONS = {
+  attempts: 1,
+  removeOnComplete: { age: 3600, count: 1000 },
+  removeOnFail: { age: 24 * 3600, count: 1000 },
 } as const;
 
 /**

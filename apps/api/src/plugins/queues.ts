@@ -6,6 +6,7 @@ import {
   QUEUES,
   queuePrefix,
   type FireSchedulerPayload,
+  type RecognitionPayload,
   type RunFlowPayload,
   type SendMessageMailPayload,
 } from '@pagewright/shared';
@@ -16,10 +17,12 @@ export type RunsQueue = Queue<RunFlowPayload>;
 export type SchedulesQueue = Queue<FireSchedulerPayload>;
 /** E-mail the worker sends (retried while the mail server is away). */
 export type MailQueue = Queue<SendMessageMailPayload>;
+/** PDFs the worker's child processes read (template pages, statements). */
+export type RecognitionQueue = Queue<RecognitionPayload>;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    queues: { runs: RunsQueue; schedules: SchedulesQueue; mail: MailQueue };
+    queues: { runs: RunsQueue; schedules: SchedulesQueue; mail: MailQueue; recognition: RecognitionQueue };
   }
 }
 
@@ -33,11 +36,16 @@ export const queuesPlugin = fp(async (app: FastifyInstance) => {
   const runs: RunsQueue = new Queue<RunFlowPayload>(QUEUES.runs, { connection, prefix });
   const schedules: SchedulesQueue = new Queue<FireSchedulerPayload>(QUEUES.schedules, { connection, prefix });
   const mail: MailQueue = new Queue<SendMessageMailPayload>(QUEUES.mail, { connection, prefix });
-  app.decorate('queues', { runs, schedules, mail });
+  const recognition: RecognitionQueue = new Queue<RecognitionPayload>(QUEUES.recognition, {
+    connection,
+    prefix,
+  });
+  app.decorate('queues', { runs, schedules, mail, recognition });
   app.addHook('onClose', async () => {
     await runs.close();
     await schedules.close();
     await mail.close();
+    await recognition.close();
     connection.disconnect();
   });
 });

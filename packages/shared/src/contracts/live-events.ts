@@ -36,6 +36,15 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     actionType: z.string(),
   }),
   z.object({ type: z.literal('session-lost'), sessionId: z.string(), reason: z.string() }),
+  /** A template's sample PDF rendering: page k of n done (issue 15), or its end. */
+  z.object({
+    type: z.literal('template-render'),
+    templateId: z.string(),
+    page: z.number().int(),
+    pageCount: z.number().int(),
+    isDone: z.boolean(),
+    error: z.string().optional(),
+  }),
   /** A message reached the user's received list (issue 14): the dashboard reloads it at once. */
   z.object({ type: z.literal('message-received'), messageId: z.string() }),
 ]);

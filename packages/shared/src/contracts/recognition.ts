@@ -22,6 +22,11 @@ export const TEMPLATE_PAGES_MAX = 50;
 /** Longest edge of a rendered page image, in pixels. */
 export const TEMPLATE_IMAGE_LONG_EDGE = 1600;
 
+/** Whether bytes are a PDF: its header within the first 1024 bytes (readers allow junk before it). */
+export function looksLikePdf(bytes: Uint8Array): boolean {
+  return new TextDecoder('latin1').decode(bytes.subarray(0, 1024)).includes('%PDF-');
+}
+
 export const templateNameSchema = z
   .string({ error: MESSAGES['template.name.required'] })
   .trim()
@@ -229,12 +234,3 @@ export function parseRecognitionCsv(text: string): RecognizedValue[] {
 export function csvFileName(pdfName: string): string {
   return `${pdfName.replace(/\.pdf$/iu, '')}.csv`;
 }
-
-/** Live event payload while a template's sample renders (page k of n). */
-export const templateRenderProgressSchema = z.object({
-  templateId: z.string(),
-  page: z.number().int(),
-  pageCount: z.number().int(),
-  isDone: z.boolean(),
-  error: z.string().optional(),
-});

@@ -1,0 +1,26 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from './app-error.js';
+
+/**
+ * The one file of a multipart upload (field `file`), read whole up to `maxBytes`. Past the limit
+ * the stream is cut and `tooLarge` answers, never a half-read file; no file at all is a 400.
+ */
+export async function readOneFile(
+  request: FastifyRequest,
+  options: { maxBytes: number; missing: string; tooLarge: () => AppError },
+): Promise<{ name: string; content: Buffer }> {
+  let part: Awaited<ReturnType<FastifyRequest['file']>>;
+  try {
+    part = await request.file({ limits: { fileSize: options.maxBytes, files: 1, fields: 5 } });
+  } catch {
+    throw AppError.validation(options.missing, 'file');
+  }
+  if (!part || part.fieldname !== 'file') throw AppError.validation(options.missing, 'file');
+  try {
+    const content = await part.toBuffer();
+    return { name: part.filename.split(/[/\\]/u).pop() || 'file.pdf', content };
+  } catch (error) {
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw options.tooLarge();
+    throw error;
+  }
+}

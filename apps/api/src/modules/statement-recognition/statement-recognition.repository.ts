@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import type { FileStorage, PrismaClient } from '@pagewright/db';
+import type { RecognizedValue } from '@pagewright/shared';
+
+/** Recognition jobs and the values they read; every query scoped to the owner. */
+export function createRecognitionRepository(db: PrismaClient, files: FileStorage) {
+  return {
+    ownsTemplate: async (userId: string, templateId: string) =>
+      (await db.recognitionTemplate.count({ where: { id: templateId, userId } })) > 0,
+
+    /** Stores the uploaded PDF and its job; the token is what the CSV calls take. */
+    async createJob(userId: string, templateId: string, fileName: string, content: Buffer) {
+      return db.$transaction(async (tx) => {
+        const sourceFileId = await files.put(
+          content,
+          { userId, name: fileName, mimeType: 'application/pdf' },
+          tx,
+        );
+        return tx.recognitionJob.create({
+          data: { userId, templateId, fileName, sourceFileId, token: randomBytes(24).toString('base64url') },
+          select: { id: true, token: true },
+        });
+      });
+    },
+
+    findJob: (id: string) =>
+      db.recognitionJob.findUnique({
+        where: { id },
+        select: { status: true, text: true, pageCount: true, fileName: true, token: true, error: true },
+      }),
+
+    /** A failed hand-over: the job did not run, its PDF is not kept. */
+    async failJob(id: string, reason: string) {
+      const job = await db.recognitionJob.update({
+        where: { id },
+        data: { status: 'ERROR', error: reason.slice(0, 1000), finishedAt: new Date() },
+        select: { sourceFileId: true },
+      });
+      if (job.sourceFileId) await files.delete([job.sourceFileId]);
+    },
+
+    /** The values read from the caller's processed files, in the order of `tokens`, then page and box. */
+    async values(userId: string, tokens: readonly string[]): Promise<RecognizedValue[] | null> {
+      const jobs = await db.recognitionJob.findMany({
+        where: { userId, token: { in: [...tokens] }, status: 'DONE' },
+        select: {
+          token: true,
+          fileName: true,
+          results: {
+            orderBy: [{ page: 'asc' }, { sequence: 'asc' }],
+            select: { page: true, label: true, value: true },
+          },
+        },
+      });
+      if (jobs.length !== new Set(tokens).size) return null;
+      const byToken = new Map(jobs.map((job) => [job.token, job]));
+      return [...new Set(tokens)].flatMap((token) => {
+        const job = byToken.get(token);
+        return (job?.results ?? []).map((result) => ({ filename: job?.fileName ?? '', ...result }));
+      });
+    },
+  };
+}
+export type RecognitionRepository = ReturnType<typeof createRecognitionRepository>;

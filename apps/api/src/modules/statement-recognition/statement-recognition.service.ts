@@ -1,0 +1,91 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { QueueEvents } from 'bullmq';
+import {
+  MESSAGES,
+  RECOGNITION_JOBS,
+  RECOGNITION_JOB_OPTIONS,
+  RECOGNITION_PDF_MAX_BYTES,
+  formatMessage,
+  looksLikePdf,
+  toRecognitionCsv,
+  type RecognitionResult,
+  type RecognizedValue,
+} from '@pagewright/shared';
+import { AppError } from '../../lib/app-error.js';
+import type { RecognitionQueue } from '../../plugins/queues.js';
+import type { RecognitionRepository } from './statement-recognition.repository.js';
+
+/**
+ * Reading statements with a template (data spec §4, §7). Each upload becomes a job on the
+ * recognition queue, which the worker runs in a pool of child processes (one a core); the call
+ * waits for its job, so a screen sending several files at once keeps every core busy and shows
+ * each file as it finishes.
+ */
+export function createRecognitionService(deps: {
+  recognition: RecognitionRepository;
+  queue: RecognitionQueue;
+  events: QueueEvents;
+  waitMs: number;
+  log: FastifyBaseLogger;
+}) {
+  const { recognition, queue, events, waitMs, log } = deps;
+
+  async function valuesOf(userId: string, tokens: readonly string[]): Promise<RecognizedValue[]> {
+    const values = await recognition.values(userId, tokens);
+    if (!values) throw AppError.notFound(MESSAGES['recognition.token.unknown']);
+    return values;
+  }
+
+  return {
+    async pdfToText(
+      userId: string,
+      templateId: string,
+      file: { name: string; content: Buffer },
+    ): Promise<RecognitionResult> {
+      if (!(await recognition.ownsTemplate(userId, templateId)))
+        throw AppError.notFound(MESSAGES['template.not.found']);
+      if (!looksLikePdf(file.content)) throw AppError.validation(MESSAGES['recognition.not.pdf'], 'file');
+      const created = await recognition.createJob(userId, templateId, file.name, file.content);
+      try {
+        const job = await queue.add(
+          RECOGNITION_JOBS.recognizePdf,
+          { recognitionJobId: created.id },
+          {
+            ...RECOGNITION_JOB_OPTIONS,
+            jobId: created.id,
+          },
+        );
+        await job.waitUntilFinished(events, waitMs);
+      } catch (error) {
+        log.warn({ err: error, recognitionJobId: created.id }, 'a statement could not be read');
+        const row = await recognition.findJob(created.id);
+        if (row?.status === 'QUEUED' || row?.status === 'PROCESSING') {
+          await recognition.failJob(created.id, error instanceof Error ? error.message : String(error));
+        }
+        throw new AppError('UNPROCESSABLE', MESSAGES['recognition.error'], 'file');
+      }
+      const row = await recognition.findJob(created.id);
+      if (row?.status !== 'DONE') throw new AppError('UNPROCESSABLE', MESSAGES['recognition.error'], 'file');
+      return {
+        file: row.fileName,
+        fileName: row.fileName,
+        text: row.text ?? '',
+        token: row.token,
+        pageCount: row.pageCount,
+      };
+    },
+
+    textToCsv: async (userId: string, token: string) => toRecognitionCsv(await valuesOf(userId, [token])),
+    consolidatedCsv: async (userId: string, tokens: readonly string[]) =>
+      toRecognitionCsv(await valuesOf(userId, tokens)),
+    find: (userId: string, tokens: readonly string[]) => valuesOf(userId, tokens),
+
+    tooLarge: () =>
+      new AppError(
+        'PAYLOAD_TOO_LARGE',
+        formatMessage('template.image.too.large', { mb: RECOGNITION_PDF_MAX_BYTES / (1024 * 1024) }),
+        'file',
+      ),
+  };
+}
+export type RecognitionService = ReturnType<typeof createRecognitionService>;
