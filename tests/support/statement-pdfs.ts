@@ -50,7 +50,11 @@ export const SHIFT = { dx: 20, dy: 37 };
 export type StatementValues = Record<string, string>;
 
 const HOLDERS = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Edsger Dijkstra', 'Barbara Liskov'];
-const STREETS = ['12 High Street, Flat 3\nLondon', '4 Mill Lane, Unit 7\nLeeds', '89 Quay Road, Suite 2\nBristol'];
+const STREETS = [
+  '12 High Street, Flat 3\nLondon',
+  '4 Mill Lane, Unit 7\nLeeds',
+  '89 Quay Road, Suite 2\nBristol',
+];
 const LINE_GAP = 14;
 
 /** The values of statement number `index` (the same index gives the same values). */
