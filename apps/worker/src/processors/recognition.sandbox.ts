@@ -1,6 +1,6 @@
 import type { SandboxedJob } from 'bullmq';
 import { Redis } from 'ioredis';
-import { createFileStorage, createPrismaClient } from '@pagewright/db';
+import { createDatabase, createFileStorage, pgSql, type SqlRunner } from '@pagewright/db';
 import {
   RECOGNITION_JOBS,
   publishLiveEvent,
@@ -20,14 +20,16 @@ import { renderTemplate, type RecognitionDeps } from '../recognition/render-temp
  * (BullMQ starts another; the job fails), so no document can hold a core for ever.
  */
 const config = loadConfig();
-let deps: RecognitionDeps | null = null;
+let deps: (RecognitionDeps & { sql: SqlRunner }) | null = null;
 
-function dependencies(): RecognitionDeps {
+function dependencies(): RecognitionDeps & { sql: SqlRunner } {
   if (deps) return deps;
-  const db = createPrismaClient(config.DATABASE_URL);
+  // One job at a time in this process: two connections are plenty.
+  const { prisma: db, pool } = createDatabase(config.DATABASE_URL, { poolSize: 2 });
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 });
   deps = {
     db,
+    sql: pgSql(pool),
     files: createFileStorage(db),
     publish: async (userId, event) => publishLiveEvent(redis, config.REDIS_KEY_PREFIX, userId, event),
   };

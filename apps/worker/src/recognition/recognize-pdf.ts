@@ -1,89 +1,72 @@
+import type { SqlRunner } from '@pagewright/db';
 import { readStatement, statementText, type PageText, type TemplatePageSpec } from '@pagewright/recognition';
 import type { RecognizePdfPayload } from '@pagewright/shared';
 import type { RecognitionDeps } from './render-template.js';
 
 /**
+ * The job, its template's pages and boxes (in reading order: top to bottom, then left to right),
+ * in one statement: a statement is read in a few milliseconds, so round trips count.
+ */
+const LOAD_SQL = `
+  UPDATE "RecognitionJob" j SET status = 'PROCESSING', "updatedAt" = now()
+   WHERE j.id = $1::uuid
+  RETURNING j."userId", j."sourceFileId",
+    (SELECT coalesce(json_agg(json_build_object(
+              'pageNumber', i."pageNumber",
+              'sampleText', i."textItems",
+              'boxes', (SELECT coalesce(json_agg(json_build_object(
+                          'x', m.x, 'y', m.y, 'w', m.w, 'h', m.h, 'type', m."mappingType",
+                          'label', m."mappingLabel", 'anchorText', m."anchorText") ORDER BY m.y, m.x), '[]'::json)
+                          FROM "TemplateMapping" m WHERE m."imageId" = i.id)) ORDER BY i."pageNumber"), '[]'::json)
+       FROM "TemplatePageImage" i WHERE i."templateId" = j."templateId") AS pages,
+    j."templateId" IS NOT NULL AS "hasTemplate"`;
+
+/** The values and the job's end in one statement. */
+const STORE_SQL = `
+  WITH stored AS (
+    INSERT INTO "RecognitionResult" (id, "jobId", page, sequence, label, value, "createdAt")
+    SELECT gen_random_uuid(), $1::uuid, r.page, r.sequence, r.label, r.value, now()
+      FROM json_to_recordset($2::json) AS r(page int, sequence int, label text, value text)
+    RETURNING 1)
+  UPDATE "RecognitionJob"
+     SET status = 'DONE', text = $3, "pageCount" = $4, progress = 100, "finishedAt" = now(), "updatedAt" = now()
+   WHERE id = $1::uuid AND (SELECT count(*) FROM stored) >= 0`;
+
+const FAIL_SQL = `
+  UPDATE "RecognitionJob" SET status = 'ERROR', error = $2, "finishedAt" = now(), "updatedAt" = now()
+   WHERE id = $1::uuid`;
+
+interface LoadedJob {
+  userId: string;
+  sourceFileId: string | null;
+  pages: { pageNumber: number; sampleText: PageText[] | null; boxes: TemplatePageSpec['boxes'] }[];
+  hasTemplate: boolean;
+}
+
+/**
  * One statement read with its template (POST /statement-recognition/pdf-to-text waits for this):
- * every box of every page, in reading order (top to bottom, then left to right), stored as the
- * job's results with the text shown beside the file. The uploaded PDF is not kept.
+ * every box of every page, stored as the job's results with the text shown beside the file. The
+ * uploaded PDF is not kept.
  */
 export async function recognizePdf(
   payload: RecognizePdfPayload,
-  deps: Pick<RecognitionDeps, 'db' | 'files'>,
+  deps: Pick<RecognitionDeps, 'files'> & { sql: SqlRunner },
 ): Promise<{ pageCount: number; text: string }> {
-  const { db, files } = deps;
-  const job = await db.recognitionJob.update({
-    where: { id: payload.recognitionJobId },
-    data: { status: 'PROCESSING' },
-    select: {
-      id: true,
-      userId: true,
-      sourceFileId: true,
-      template: {
-        select: {
-          images: {
-            orderBy: { pageNumber: 'asc' },
-            select: {
-              pageNumber: true,
-              textItems: true,
-              mappings: {
-                orderBy: [{ y: 'asc' }, { x: 'asc' }],
-                select: {
-                  x: true,
-                  y: true,
-                  w: true,
-                  h: true,
-                  mappingType: true,
-                  mappingLabel: true,
-                  anchorText: true,
-                },
-              },
-            },
-          },
-        },
-      },
-    },
-  });
+  const { files, sql } = deps;
+  const id = payload.recognitionJobId;
+  const [job] = await sql.query<LoadedJob>(LOAD_SQL, [id]);
+  if (!job) throw new Error('the recognition job is gone');
   try {
     const source = job.sourceFileId ? await files.get(job.sourceFileId, job.userId) : null;
-    if (!source || !job.template) throw new Error('the file or its template is gone');
-    const pages: TemplatePageSpec[] = job.template.images.map((image) => ({
-      pageNumber: image.pageNumber,
-      sampleText: Array.isArray(image.textItems) ? (image.textItems as unknown as PageText[]) : null,
-      boxes: image.mappings.map((mapping) => ({
-        x: mapping.x,
-        y: mapping.y,
-        w: mapping.w,
-        h: mapping.h,
-        type: mapping.mappingType,
-        label: mapping.mappingLabel,
-        anchorText: mapping.anchorText,
-      })),
-    }));
-    const { pageCount, values } = await readStatement(source.content, pages);
+    if (!source || !job.hasTemplate) throw new Error('the file or its template is gone');
+    const { pageCount, values } = await readStatement(source.content, job.pages);
     const text = statementText(values);
-    await db.$transaction([
-      db.recognitionResult.createMany({
-        data: values.map((value, sequence) => ({
-          jobId: job.id,
-          page: value.page,
-          sequence,
-          label: value.label,
-          value: value.value,
-        })),
-      }),
-      db.recognitionJob.update({
-        where: { id: job.id },
-        data: { status: 'DONE', text, pageCount, progress: 100, finishedAt: new Date() },
-      }),
-    ]);
+    const results = values.map(({ page, label, value }, sequence) => ({ page, sequence, label, value }));
+    await sql.query(STORE_SQL, [id, JSON.stringify(results), text, pageCount]);
     return { pageCount, text };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    await db.recognitionJob.update({
-      where: { id: job.id },
-      data: { status: 'ERROR', error: reason.slice(0, 1000), finishedAt: new Date() },
-    });
+    await sql.query(FAIL_SQL, [id, reason.slice(0, 1000)]);
     throw error;
   } finally {
     if (job.sourceFileId) await files.delete([job.sourceFileId]);

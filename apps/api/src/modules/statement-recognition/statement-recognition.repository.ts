@@ -23,20 +23,17 @@ export function createRecognitionRepository(db: PrismaClient, files: FileStorage
       });
     },
 
-    findJob: (id: string) =>
-      db.recognitionJob.findUnique({
-        where: { id },
-        select: { status: true, text: true, pageCount: true, fileName: true, token: true, error: true },
-      }),
-
-    /** A failed hand-over: the job did not run, its PDF is not kept. */
-    async failJob(id: string, reason: string) {
-      const job = await db.recognitionJob.update({
-        where: { id },
+    /** A job still queued or running when its call gave up ends ERROR; its PDF is not kept. */
+    async failJobIfPending(id: string, reason: string) {
+      const { count } = await db.recognitionJob.updateMany({
+        where: { id, status: { in: ['QUEUED', 'PROCESSING'] } },
         data: { status: 'ERROR', error: reason.slice(0, 1000), finishedAt: new Date() },
-        select: { sourceFileId: true },
       });
-      if (job.sourceFileId) await files.delete([job.sourceFileId]);
+      const job =
+        count > 0
+          ? await db.recognitionJob.findUnique({ where: { id }, select: { sourceFileId: true } })
+          : null;
+      if (job?.sourceFileId) await files.delete([job.sourceFileId]);
     },
 
     /** The values read from the caller's processed files, in the order of `tokens`, then page and box. */

@@ -7,6 +7,7 @@ import {
   RECOGNITION_PDF_MAX_BYTES,
   formatMessage,
   looksLikePdf,
+  recognizePdfResultSchema,
   toRecognitionCsv,
   type RecognitionResult,
   type RecognizedValue,
@@ -46,32 +47,29 @@ export function createRecognitionService(deps: {
         throw AppError.notFound(MESSAGES['template.not.found']);
       if (!looksLikePdf(file.content)) throw AppError.validation(MESSAGES['recognition.not.pdf'], 'file');
       const created = await recognition.createJob(userId, templateId, file.name, file.content);
+      let read: { pageCount: number; text: string };
       try {
         const job = await queue.add(
           RECOGNITION_JOBS.recognizePdf,
           { recognitionJobId: created.id },
-          {
-            ...RECOGNITION_JOB_OPTIONS,
-            jobId: created.id,
-          },
+          { ...RECOGNITION_JOB_OPTIONS, jobId: created.id },
         );
-        await job.waitUntilFinished(events, waitMs);
+        read = recognizePdfResultSchema.parse(await job.waitUntilFinished(events, waitMs));
       } catch (error) {
         log.warn({ err: error, recognitionJobId: created.id }, 'a statement could not be read');
-        const row = await recognition.findJob(created.id);
-        if (row?.status === 'QUEUED' || row?.status === 'PROCESSING') {
-          await recognition.failJob(created.id, error instanceof Error ? error.message : String(error));
-        }
+        // A job that never ran (or ran past the wait) is failed here; one that failed says so itself.
+        await recognition.failJobIfPending(
+          created.id,
+          error instanceof Error ? error.message : String(error),
+        );
         throw new AppError('UNPROCESSABLE', MESSAGES['recognition.error'], 'file');
       }
-      const row = await recognition.findJob(created.id);
-      if (row?.status !== 'DONE') throw new AppError('UNPROCESSABLE', MESSAGES['recognition.error'], 'file');
       return {
-        file: row.fileName,
-        fileName: row.fileName,
-        text: row.text ?? '',
-        token: row.token,
-        pageCount: row.pageCount,
+        file: file.name,
+        fileName: file.name,
+        text: read.text,
+        token: created.token,
+        pageCount: read.pageCount,
       };
     },
 
