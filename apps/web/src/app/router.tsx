@@ -1,6 +1,5 @@
 import { Navigate, createBrowserRouter, matchRoutes, type RouteObject } from 'react-router-dom';
 import { NotFoundPage } from '../components/not-found-page';
-import { PlaceholderPage } from '../components/placeholder-page';
 import { RouteErrorPage } from '../components/route-error-page';
 import { ScreenLoading } from '../components/route-loading';
 import { LoginPage } from '../features/auth/components/login-page';
@@ -10,10 +9,8 @@ import { ConfirmationPage } from '../features/registration/components/confirmati
 import { SignUpPage } from '../features/registration/components/sign-up-page';
 import { WelcomePage } from '../features/registration/components/welcome-page';
 import { prefetchUserSettings } from '../features/user-settings/api/get-user-settings';
-import { i18n } from '../lib/i18n';
 import { registerNavigate } from '../lib/navigation';
 import { PATHS } from '../lib/paths';
-import { UI_LABELS } from '../lib/ui-labels';
 import { RemoteEngineEntry } from './entry/remote-engine-entry';
 import { RootRedirect } from './entry/root-redirect';
 import { ScreenShareExecutorEntry } from './entry/screen-share-executor-entry';
@@ -21,14 +18,6 @@ import { ScreenShareViewerEntry } from './entry/screen-share-viewer-entry';
 import { AccountLayout } from './layout/account-layout';
 import { RequireSession } from './layout/require-session';
 import { RootLayout } from './layout/root-layout';
-
-/** Page titles take no interpolation values, so `i18n.t(key)` needs no options. */
-type TitleKey = Extract<keyof typeof UI_LABELS, `breadcrumb.${string}` | `page.${string}`>;
-
-/** A screen whose feature ships later: its own path and title, one shared placeholder. */
-function placeholder(path: string, titleKey: TitleKey): RouteObject {
-  return { path, element: <PlaceholderPage title={i18n.t(titleKey)} /> };
-}
 
 /**
  * The account screens (login, sign-up, password, confirmation) are in the first download; every
@@ -73,6 +62,14 @@ const lazyScreens = {
   }),
   messagingNew: async () => ({
     Component: (await import('../features/messaging/components/new-message-page')).NewMessagePage,
+  }),
+  statementRecognition: async () => ({
+    Component: (await import('../features/statement-recognition/components/statement-recognition-page'))
+      .StatementRecognitionPage,
+  }),
+  templateSettings: async () => ({
+    Component: (await import('../features/statement-templates/components/template-settings-page'))
+      .TemplateSettingsPage,
   }),
   schedulerWizard: async () => ({
     Component: (await import('../features/schedulers/components/scheduler-wizard')).SchedulerWizardPage,
@@ -143,8 +140,8 @@ export const routes: RouteObject[] = [
                 caseSensitive: true,
                 element: <Navigate to={PATHS.dashboard} replace />,
               },
-              placeholder(PATHS.statementRecognition, 'breadcrumb.statement.recognition'),
-              placeholder(PATHS.templateSettings, 'breadcrumb.template.settings'),
+              { path: PATHS.statementRecognition, lazy: lazyScreens.statementRecognition },
+              { path: PATHS.templateSettings, lazy: lazyScreens.templateSettings },
             ],
           },
         ],

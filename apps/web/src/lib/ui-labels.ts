@@ -30,7 +30,6 @@ export const UI_LABELS = {
   'page.scheduler.new': 'New scheduler',
   'page.file': 'File download',
   'page.messaging.new': 'Write a new message',
-  'placeholder.text': 'This feature arrives in a later release.',
 
   'notfound.text': 'The page you are looking for does not exist.',
   'notfound.link': 'Go to the home page',

@@ -11,6 +11,7 @@ import { ChangePasswordForm } from '../../features/password/components/change-pa
 import { MessagingPanel } from '../../features/messaging/components/messaging-panel';
 import { QueryListPanel } from '../../features/queries/components/query-list-panel';
 import { SchedulerListPanel } from '../../features/schedulers/components/scheduler-list-panel';
+import { StatementRecognitionPanel } from '../../features/statement-recognition/components/statement-recognition-panel';
 import { useUserSettings } from '../../features/user-settings/api/get-user-settings';
 import { DialogLoading } from '../../components/route-loading';
 import { errorText } from '../../lib/api-client';
@@ -73,6 +74,7 @@ export function DashboardRoute() {
     queries: <QueryListPanel refreshIntervalMs={refreshIntervalMs} />,
     scheduler: <SchedulerListPanel refreshIntervalMs={refreshIntervalMs} />,
     messaging: <MessagingPanel refreshIntervalMs={refreshIntervalMs} />,
+    'statement-recognition': <StatementRecognitionPanel />,
   };
 
   return (

@@ -1,0 +1,81 @@
+import { useMemo, useState } from 'react';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TablePagination,
+  TableRow,
+} from '@mui/material';
+import {
+  CONSOLIDATED_DEFAULT_PAGE_SIZE,
+  CONSOLIDATED_PAGE_SIZES,
+  parseRecognitionCsv,
+} from '@pagewright/shared';
+
+/**
+ * The consolidated results (data spec §2): Filename, Page, Label, Value from the consolidated CSV,
+ * 100, 500 or 1000 rows a page; download and close.
+ */
+export function ConsolidatedDialog({
+  csv,
+  onDownload,
+  onClose,
+}: {
+  csv: string;
+  onDownload: () => void;
+  onClose: () => void;
+}) {
+  const rows = useMemo(() => parseRecognitionCsv(csv), [csv]);
+  const [page, setPage] = useState(0);
+  const [size, setSize] = useState<number>(CONSOLIDATED_DEFAULT_PAGE_SIZE);
+  const shown = rows.slice(page * size, (page + 1) * size);
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="lg" aria-labelledby="consolidated-title">
+      <DialogTitle id="consolidated-title">Consolidated results</DialogTitle>
+      <DialogContent>
+        <Table size="small" aria-label="Consolidated results">
+          <TableHead>
+            <TableRow>
+              <TableCell>Filename</TableCell>
+              <TableCell>Page</TableCell>
+              <TableCell>Label</TableCell>
+              <TableCell>Value</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {shown.map((row, index) => (
+              <TableRow key={`${row.filename}-${row.page}-${row.label}-${index}`}>
+                <TableCell>{row.filename}</TableCell>
+                <TableCell>{row.page}</TableCell>
+                <TableCell>{row.label}</TableCell>
+                <TableCell sx={{ whiteSpace: 'pre-wrap' }}>{row.value}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+        <TablePagination
+          component="div"
+          count={rows.length}
+          page={page}
+          onPageChange={(_, next) => setPage(next)}
+          rowsPerPage={size}
+          rowsPerPageOptions={[...CONSOLIDATED_PAGE_SIZES]}
+          onRowsPerPageChange={(event) => {
+            setSize(Number(event.target.value));
+            setPage(0);
+          }}
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onDownload}>Download consolidated</Button>
+        <Button onClick={onClose}>Close</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
