@@ -105,7 +105,7 @@ export function TemplateModal({ template, onClose }: { template: TemplateDto; on
 
   const classes = useMemo(() => {
     const found = new Map<string, AnnotationClass>();
-    for (const pageRegions of Object.values(regions))
+    for (const pageRegions of [...Object.values(regions), loaded ?? []])
       for (const region of pageRegions)
         if (region.cls) found.set(region.cls, { label: region.cls, type: region.type });
     for (const cls of extraClasses) if (!found.has(cls.label)) found.set(cls.label, cls);
