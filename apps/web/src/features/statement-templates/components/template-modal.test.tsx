@@ -133,9 +133,12 @@ describe('the template modal', () => {
   });
 
   it('refuses to save a box without a field name, and sends nothing', async () => {
-    const answer = fetchMock.getMockImplementation();
+    const answer = fetchMock.getMockImplementation() as (
+      input: RequestInfo | URL,
+      init?: RequestInit,
+    ) => Promise<Response>;
     fetchMock.mockImplementation((input: RequestInfo | URL, init?: RequestInit) =>
-      String(input).endsWith(`/mapping/image/${PAGE.id}`) ? Promise.resolve(json([])) : answer?.(input, init),
+      String(input).endsWith(`/mapping/image/${PAGE.id}`) ? Promise.resolve(json([])) : answer(input, init),
     );
     const { canvas } = await openModal();
     fireEvent.click(screen.getByRole('button', { name: 'Create box' }));

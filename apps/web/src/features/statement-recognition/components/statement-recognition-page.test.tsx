@@ -1,0 +1,116 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter } from 'react-router-dom';
+import { MESSAGES } from '@pagewright/shared';
+import { Toaster } from '../../../components/toaster';
+import '../../../lib/i18n';
+import { StatementRecognitionPage } from './statement-recognition-page';
+
+const TEMPLATE = {
+  id: '1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b',
+  templateName: 'KYC',
+  pageCount: 2,
+  mappingCount: 3,
+};
+const pdf = (name: string) => new File(['%PDF-1.7\n%…'], name, { type: 'application/pdf' });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+let fetchMock: ReturnType<typeof vi.fn>;
+let templates: unknown[];
+/** Answers of pdf-to-text, released one by one by the test. */
+let pending: ((response: Response) => void)[];
+
+beforeEach(() => {
+  templates = [TEMPLATE];
+  pending = [];
+  fetchMock = vi.fn((input: RequestInfo | URL) => {
+    const url = String(input);
+    if (url === '/api/statement-recognition-template/user') return Promise.resolve(json(templates));
+    if (url.startsWith('/api/statement-recognition/pdf-to-text/'))
+      return new Promise<Response>((resolve) => pending.push(resolve));
+    if (url === '/api/statement-recognition/text-to-csv-consolidated')
+      return Promise.resolve(new Response('filename,page,label,value\r\na.pdf,1,Name,Ada\r\n'));
+    return Promise.reject(new Error(`unexpected call ${url}`));
+  });
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(() => {
+  for (const toast of screen.queryAllByTestId('toast'))
+    fireEvent.click(within(toast).getByRole('button', { name: 'Close', hidden: true }));
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderPage() {
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <MemoryRouter>
+        <StatementRecognitionPage />
+      </MemoryRouter>
+      <Toaster />
+    </QueryClientProvider>,
+  );
+  return userEvent.setup({ applyAccept: false });
+}
+
+const result = (name: string) =>
+  json({ file: name, fileName: name, text: `Page 1\nName: ${name}`, token: `token-${name}`, pageCount: 1 });
+
+describe('the recognition screen', () => {
+  it('refuses a 101st file and a file that is not a PDF, with the texts', async () => {
+    const user = renderPage();
+    const input = screen.getByTestId('pdf-input');
+    await user.upload(
+      input,
+      Array.from({ length: 101 }, (_, index) => pdf(`s${index}.pdf`)),
+    );
+    expect(await screen.findByText(MESSAGES['recognition.too.many.files'])).toBeTruthy();
+    await user.upload(input, [pdf('a.pdf'), new File(['PK\u0003\u0004'], 'b.pdf')]);
+    expect(await screen.findByText(MESSAGES['recognition.not.pdf'])).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Process' })).toBeNull();
+  });
+
+  it('warns when no template is chosen, and when none exist', async () => {
+    templates = [];
+    const user = renderPage();
+    expect(await screen.findByText(MESSAGES['template.none'])).toBeTruthy();
+    await user.upload(screen.getByTestId('pdf-input'), [pdf('a.pdf')]);
+    await user.click(await screen.findByRole('button', { name: 'Process' }));
+    expect(await screen.findByText(MESSAGES['recognition.no.template'])).toBeTruthy();
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('pdf-to-text'))).toBe(false);
+  });
+
+  it('sends three files at a time and advances the progress as each one finishes', async () => {
+    const user = renderPage();
+    await user.click(await screen.findByRole('combobox', { name: 'Template' }));
+    await user.click(await screen.findByRole('option', { name: 'KYC' }));
+    await user.upload(screen.getByTestId('pdf-input'), ['a.pdf', 'b.pdf', 'c.pdf', 'd.pdf'].map(pdf));
+    await user.click(await screen.findByRole('button', { name: 'Process' }));
+    await waitFor(() => expect(pending).toHaveLength(3));
+    expect(screen.getByText('0 of 4 processed')).toBeTruthy();
+    pending[0]?.(result('a.pdf'));
+    expect(await screen.findByText('1 of 4 processed')).toBeTruthy();
+    expect(screen.getByRole('progressbar', { name: 'Processing' }).getAttribute('aria-valuenow')).toBe('25');
+    await waitFor(() => expect(pending).toHaveLength(4));
+    pending[1]?.(result('b.pdf'));
+    pending[2]?.(json({ message: MESSAGES['recognition.error'], code: 'UNPROCESSABLE' }, 422));
+    pending[3]?.(result('d.pdf'));
+    expect(await screen.findByText('4 of 4 processed')).toBeTruthy();
+    expect(screen.getAllByTestId('recognition-result')).toHaveLength(4);
+    expect(screen.getAllByText(MESSAGES['recognition.error']).length).toBeGreaterThan(0);
+    // Then the consolidated results of the three that were read.
+    await user.click(await screen.findByRole('button', { name: 'Show consolidated results' }));
+    const table = screen.getByRole('table', { name: 'Consolidated results' });
+    expect(within(table).getByText('Ada')).toBeTruthy();
+    const consolidated = fetchMock.mock.calls.find(([url]) =>
+      String(url).endsWith('text-to-csv-consolidated'),
+    );
+    expect(JSON.parse(String((consolidated?.[1] as RequestInit).body))).toEqual({
+      tokenList: ['token-a.pdf', 'token-b.pdf', 'token-d.pdf'],
+    });
+  });
+});
