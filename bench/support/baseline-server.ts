@@ -39,17 +39,20 @@ interface UserRow {
   tempPasswordSet: boolean;
 }
 
-app.get('/api/user/', async (request, reply) => {
-  const header = request.headers.authorization;
+/** The user a bearer access token names (HS256, checked as the API checks it), or null. */
+function subjectOf(header: string | undefined): string | null {
   const token = header?.startsWith('Bearer ') ? header.slice(7) : '';
-  let userId: string;
   try {
     const claims = jwt.verify(token, key, { algorithms: ['HS256'] });
-    if (typeof claims === 'string' || typeof claims.sub !== 'string') throw new Error('no subject');
-    userId = claims.sub;
+    return typeof claims === 'string' || typeof claims.sub !== 'string' ? null : claims.sub;
   } catch {
-    return reply.status(401).send({ message: 'unauthorized' });
+    return null;
   }
+}
+
+app.get('/api/user/', async (request, reply) => {
+  const userId = subjectOf(request.headers.authorization);
+  if (userId === null) return reply.status(401).send({ message: 'unauthorized' });
   const { rows } = await pool.query<UserRow>(
     'SELECT id, email, "firstName", "lastName", "tempPasswordSet" FROM "User" WHERE id = $1',
     [userId],
@@ -66,16 +69,8 @@ app.get('/api/user/', async (request, reply) => {
 });
 
 app.get('/api/message/received', async (request, reply) => {
-  const header = request.headers.authorization;
-  const token = header?.startsWith('Bearer ') ? header.slice(7) : '';
-  let userId: string;
-  try {
-    const claims = jwt.verify(token, key, { algorithms: ['HS256'] });
-    if (typeof claims === 'string' || typeof claims.sub !== 'string') throw new Error('no subject');
-    userId = claims.sub;
-  } catch {
-    return reply.status(401).send({ message: 'unauthorized' });
-  }
+  const userId = subjectOf(request.headers.authorization);
+  if (userId === null) return reply.status(401).send({ message: 'unauthorized' });
   const { rows } = await pool.query(RECEIVED_BY_HAND, [userId]);
   return { messages: rows, nextCursor: null };
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
@@ -12,6 +12,7 @@ import { MessageViewerPage } from './message-viewer-page';
 import { reloadPage } from '../../../lib/navigation';
 import { MessagingPanel } from './messaging-panel';
 import { NewMessagePage } from './new-message-page';
+import { closeToasts } from '../../../test-support/dom';
 
 vi.mock('../../../lib/navigation', async (original) => ({
   ...(await original<typeof import('../../../lib/navigation')>()),
@@ -89,8 +90,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  for (const toast of screen.queryAllByTestId('toast'))
-    fireEvent.click(within(toast).getByRole('button', { name: 'Close' }));
+  closeToasts();
   cleanup();
   vi.unstubAllGlobals();
   clearSession();

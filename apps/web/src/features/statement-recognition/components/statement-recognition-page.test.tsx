@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
@@ -7,6 +7,7 @@ import { MESSAGES } from '@pagewright/shared';
 import { Toaster } from '../../../components/toaster';
 import '../../../lib/i18n';
 import { StatementRecognitionPage } from './statement-recognition-page';
+import { closeToasts } from '../../../test-support/dom';
 
 const TEMPLATE = {
   id: '1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b',
@@ -39,8 +40,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  for (const toast of screen.queryAllByTestId('toast'))
-    fireEvent.click(within(toast).getByRole('button', { name: 'Close', hidden: true }));
+  closeToasts();
   cleanup();
   vi.unstubAllGlobals();
 });

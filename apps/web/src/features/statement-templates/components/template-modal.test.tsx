@@ -1,17 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MESSAGES, type TemplateImageDto, type TemplateMappingDto } from '@pagewright/shared';
 import { Toaster } from '../../../components/toaster';
 import '../../../lib/i18n';
 import { TemplateModal } from './template-modal';
+import { closeToasts, installPointerEvents, placeAt } from '../../../test-support/dom';
 
-// jsdom has no PointerEvent: pointer events are mouse events with a pointer id.
-if (typeof window.PointerEvent === 'undefined') {
-  window.PointerEvent = class extends MouseEvent {
-    readonly pointerId = 1;
-  } as unknown as typeof PointerEvent;
-}
+installPointerEvents();
 
 const TEMPLATE = {
   id: '1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b',
@@ -65,9 +61,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  for (const toast of screen.queryAllByTestId('toast'))
-    // The open modal hides the rest of the page from assistive tech: `hidden` reaches the toasts.
-    fireEvent.click(within(toast).getByRole('button', { name: 'Close', hidden: true }));
+  closeToasts();
   cleanup();
   vi.unstubAllGlobals();
 });
@@ -81,17 +75,7 @@ async function openModal() {
     </QueryClientProvider>,
   );
   const canvas = await screen.findByTestId('annotation-canvas');
-  canvas.getBoundingClientRect = () => ({
-    left: 0,
-    top: 0,
-    width: 1000,
-    height: 1000,
-    right: 1000,
-    bottom: 1000,
-    x: 0,
-    y: 0,
-    toJSON: () => ({}),
-  });
+  placeAt(canvas, 1000, 1000);
   return { canvas, onClose };
 }
 

@@ -4,18 +4,9 @@ import userEvent from '@testing-library/user-event';
 import '../../../../lib/i18n';
 import { AnnotationEditor } from './annotation-editor';
 import type { AnnotationClass, BoxRegion } from './types';
+import { installPointerEvents, placeAt } from '../../../../test-support/dom';
 
-// jsdom has no PointerEvent: pointer events are mouse events with a pointer id.
-if (typeof window.PointerEvent === 'undefined') {
-  class PointerEventShim extends MouseEvent {
-    readonly pointerId: number;
-    constructor(type: string, init: PointerEventInit = {}) {
-      super(type, init);
-      this.pointerId = init.pointerId ?? 1;
-    }
-  }
-  window.PointerEvent = PointerEventShim as unknown as typeof PointerEvent;
-}
+installPointerEvents();
 
 const CLASSES: AnnotationClass[] = [
   { label: 'Account number', type: 'TEXT' },
@@ -55,17 +46,7 @@ function renderEditor(regions: BoxRegion[] = [saved]) {
   );
   const canvas = screen.getByTestId('annotation-canvas');
   // jsdom lays nothing out: the SVG is 1000 × 1000 screen pixels at the top-left corner.
-  canvas.getBoundingClientRect = () => ({
-    left: 0,
-    top: 0,
-    width: 1000,
-    height: 1000,
-    right: 1000,
-    bottom: 1000,
-    x: 0,
-    y: 0,
-    toJSON: () => ({}),
-  });
+  placeAt(canvas, 1000, 1000);
   const lastRegions = () => onRegionsChange.mock.calls.at(-1)?.[0] as BoxRegion[];
   return { canvas, onRegionsChange, onPreviousPage, onNextPage, lastRegions, user: userEvent.setup() };
 }
