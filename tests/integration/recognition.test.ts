@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import request from 'supertest';
+import { Redis } from 'ioredis';
 import { createPrismaClient } from '@pagewright/db';
 import {
   MESSAGES,
@@ -12,6 +13,7 @@ import {
 } from '@pagewright/shared';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 import { waitFor } from '../support/ports.js';
+import { keysWithoutExpiry } from '../support/redis-keys.js';
 import {
   STATEMENT_LAYOUT,
   statementPdf,
@@ -403,5 +405,24 @@ describe('copy, delete and other users', () => {
     expect(deleted.body.message).toBe(MESSAGES['template.deleted']);
     await api().get(`${base}/images/template/${doomed.id}`).set(bearer(owner)).expect(404);
     expect(await values(owner, [response.body.token])).toHaveLength(10);
+  });
+});
+
+describe('Redis', () => {
+  it('keeps no recognition job in Redis without an expiry', async () => {
+    const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    try {
+      await expect
+        .poll(
+          async () =>
+            (await keysWithoutExpiry(redis, inject('redisKeyPrefix'))).filter((key) =>
+              key.includes('recognition'),
+            ),
+          { timeout: 15_000 },
+        )
+        .toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
   });
 });

@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
  */
 const PERMANENT = [
   /^bull:pagewright-maintenance:/u,
-  /^bull:pagewright-(runs|session-open|schedules|mail):(meta|id|events|completed|failed|wait|active|paused|prioritized|delayed|stalled|marker|pc|de)$/u,
+  /^bull:pagewright-(runs|session-open|schedules|mail|recognition):(meta|id|events|completed|failed|wait|active|paused|prioritized|delayed|stalled|marker|pc|de)$/u,
   /^bull:pagewright-schedules:repeat(:scheduler:[0-9a-f-]+(:\d+)?)?$/u,
 ];
 

@@ -150,9 +150,12 @@ const recognitionWorker = new Worker(QUEUES.recognition, recognitionProcessor, {
   lockDuration: 60_000,
   maxStalledCount: 0,
 });
-recognitionWorker.on('failed', (job, error) =>
-  log.warn({ jobId: job?.id, name: job?.name, err: error }, 'a recognition job failed'),
-);
+recognitionWorker.on('failed', (job, error) => {
+  log.warn({ jobId: job?.id, name: job?.name, err: error }, 'a recognition job failed');
+  void keyExpiry.expireFinished(job, RUN_JOB_TTL_SECONDS);
+});
+// Its hash (payload and answer) expires like a run's: the API has read the answer by then.
+recognitionWorker.on('completed', (job) => void keyExpiry.expireFinished(job, RUN_JOB_TTL_SECONDS));
 
 // Schedulers: BullMQ job schedulers fire them; this worker reconciles those with PostgreSQL first.
 const runsQueue = new Queue<RunFlowPayload>(QUEUES.runs, { connection, prefix });

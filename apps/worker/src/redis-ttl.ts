@@ -26,6 +26,14 @@ export function createKeyExpiry(redis: Redis) {
 
   return {
     /**
+     * A finished job's hash expires `ttlSeconds` later: for jobs BullMQ runs in child processes
+     * (their processor cannot be wrapped), called from the worker's completed and failed events.
+     */
+    async expireFinished(job: Job | undefined, ttlSeconds: number): Promise<void> {
+      if (job?.id) await expire(`${job.queueQualifiedName}:${job.id}`, ttlSeconds);
+    },
+
+    /**
      * Wraps a BullMQ processor: while the job runs its hash is leased (renew), then it expires
      * `ttlSeconds` after the job ended. BullMQ writes the result into the hash afterwards with
      * HSET, which keeps a key's expiry. A job whose worker dies lapses with its lease.
