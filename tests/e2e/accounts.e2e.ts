@@ -30,7 +30,7 @@ test('sign up, confirm from the e-mail, sign in with remember-me, change the pas
   await expect(page.getByTestId('version-label')).toContainText('0.15.1');
 
   // Change the password in settings.
-  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('button', { name: 'Settings', exact: true }).click();
   await expect(page).toHaveURL(/\/settings/);
   await page.getByRole('button', { name: 'Change password' }).first().click();
   await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
