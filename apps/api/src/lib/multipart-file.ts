@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { RECOGNITION_PDF_MAX_BYTES, formatMessage } from '@pagewright/shared';
 import { AppError } from './app-error.js';
 
 /**
@@ -23,4 +24,18 @@ export async function readOneFile(
     if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw options.tooLarge();
     throw error;
   }
+}
+
+/** A PDF upload (a template's sample, a statement): one file of at most 20 MB. */
+export function readOnePdf(request: FastifyRequest, missing: string) {
+  return readOneFile(request, {
+    maxBytes: RECOGNITION_PDF_MAX_BYTES,
+    missing,
+    tooLarge: () =>
+      new AppError(
+        'PAYLOAD_TOO_LARGE',
+        formatMessage('template.image.too.large', { mb: RECOGNITION_PDF_MAX_BYTES / (1024 * 1024) }),
+        'file',
+      ),
+  });
 }

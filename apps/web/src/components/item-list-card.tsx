@@ -15,7 +15,8 @@ import { useTranslation } from 'react-i18next';
 
 /**
  * A dashboard panel holding a list: title, Add button, then a spinner on the first load, the
- * error, "No items yet" or the rows (`children`).
+ * error, "No items yet" (or `emptyText`) or the rows (`children`). `beforeList` sits above all of
+ * these (tabs), `afterList` below the rows (Load more).
  */
 export function ItemListCard({
   panelId,
@@ -25,6 +26,10 @@ export function ItemListCard({
   isPending,
   errorText,
   isEmpty,
+  emptyText,
+  listLabel,
+  beforeList,
+  afterList,
   children,
 }: {
   panelId: string;
@@ -35,6 +40,11 @@ export function ItemListCard({
   isPending: boolean;
   errorText: string | null;
   isEmpty: boolean;
+  emptyText?: string;
+  /** The list's accessible name; the panel's title by default. */
+  listLabel?: string;
+  beforeList?: ReactNode;
+  afterList?: ReactNode;
   children: ReactNode;
 }) {
   const { t } = useTranslation();
@@ -53,6 +63,7 @@ export function ItemListCard({
         }
       />
       <CardContent sx={{ pt: 0 }}>
+        {beforeList}
         {errorText !== null && (
           <Alert severity="error" sx={{ mb: 1 }}>
             {errorText}
@@ -63,12 +74,15 @@ export function ItemListCard({
             <CircularProgress size={24} aria-label={t('app.loading')} />
           </Box>
         ) : isEmpty ? (
-          errorText === null && <Typography color="text.secondary">{t('dashboard.empty')}</Typography>
+          errorText === null && (
+            <Typography color="text.secondary">{emptyText ?? t('dashboard.empty')}</Typography>
+          )
         ) : (
-          <List dense disablePadding aria-label={title}>
+          <List dense disablePadding aria-label={listLabel ?? title}>
             {children}
           </List>
         )}
+        {afterList}
       </CardContent>
     </Card>
   );

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import type { FileStorage, PrismaClient } from '@pagewright/db';
+import { newOpaqueToken, type FileStorage, type PrismaClient } from '@pagewright/db';
 import type { RecognizedValue } from '@pagewright/shared';
 
 /** Recognition jobs and the values they read; every query scoped to the owner. */
@@ -17,7 +16,7 @@ export function createRecognitionRepository(db: PrismaClient, files: FileStorage
           tx,
         );
         return tx.recognitionJob.create({
-          data: { userId, templateId, fileName, sourceFileId, token: randomBytes(24).toString('base64url') },
+          data: { userId, templateId, fileName, sourceFileId, token: newOpaqueToken() },
           select: { id: true, token: true },
         });
       });

@@ -11,7 +11,7 @@ import {
   textToCsvRequestSchema,
 } from '@pagewright/shared';
 import { bearerSecurity, errorResponses } from '../../lib/error-responses.js';
-import { readOneFile } from '../../lib/multipart-file.js';
+import { readOnePdf } from '../../lib/multipart-file.js';
 import type { RecognitionService } from './statement-recognition.service.js';
 
 const errors = errorResponses(400, 401, 404, 413, 422, 503);
@@ -40,11 +40,7 @@ export const recognitionRoutes: FastifyPluginAsyncZod<{ recognition: Recognition
       response: { 200: recognitionResultSchema, ...errors },
     },
     handler: async (request) => {
-      const file = await readOneFile(request, {
-        maxBytes: RECOGNITION_PDF_MAX_BYTES,
-        missing: MESSAGES['recognition.not.pdf'],
-        tooLarge: recognition.tooLarge,
-      });
+      const file = await readOnePdf(request, MESSAGES['recognition.not.pdf']);
       return recognition.pdfToText(request.user.id, request.params.templateId, file);
     },
   });

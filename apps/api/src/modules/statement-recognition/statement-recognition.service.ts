@@ -4,8 +4,6 @@ import {
   MESSAGES,
   RECOGNITION_JOBS,
   RECOGNITION_JOB_OPTIONS,
-  RECOGNITION_PDF_MAX_BYTES,
-  formatMessage,
   looksLikePdf,
   recognizePdfResultSchema,
   toRecognitionCsv,
@@ -77,13 +75,6 @@ export function createRecognitionService(deps: {
     consolidatedCsv: async (userId: string, tokens: readonly string[]) =>
       toRecognitionCsv(await valuesOf(userId, tokens)),
     find: (userId: string, tokens: readonly string[]) => valuesOf(userId, tokens),
-
-    tooLarge: () =>
-      new AppError(
-        'PAYLOAD_TOO_LARGE',
-        formatMessage('template.image.too.large', { mb: RECOGNITION_PDF_MAX_BYTES / (1024 * 1024) }),
-        'file',
-      ),
   };
 }
 export type RecognitionService = ReturnType<typeof createRecognitionService>;

@@ -15,7 +15,7 @@ import {
   templateMappingDtoSchema,
 } from '@pagewright/shared';
 import { bearerSecurity, errorResponses } from '../../lib/error-responses.js';
-import { readOneFile } from '../../lib/multipart-file.js';
+import { readOnePdf } from '../../lib/multipart-file.js';
 import type { TemplateService } from './statement-templates.service.js';
 
 const errors = errorResponses(400, 401, 404, 409, 413, 503);
@@ -131,11 +131,7 @@ export const templateRoutes: FastifyPluginAsyncZod<{ templates: TemplateService 
       response: { 202: messageResponseSchema, ...errors },
     },
     handler: async (request, reply) => {
-      const file = await readOneFile(request, {
-        maxBytes: RECOGNITION_PDF_MAX_BYTES,
-        missing: MESSAGES['template.image.one.file'],
-        tooLarge: templates.tooLarge,
-      });
+      const file = await readOnePdf(request, MESSAGES['template.image.one.file']);
       return reply.status(202).send(await templates.uploadPdf(request.user.id, request.params.id, file));
     },
   });

@@ -5,8 +5,6 @@ import {
   NAME_MAX_LENGTH,
   RECOGNITION_JOBS,
   RECOGNITION_JOB_OPTIONS,
-  RECOGNITION_PDF_MAX_BYTES,
-  formatMessage,
   looksLikePdf,
   type TemplateBox,
   type TemplateDto,
@@ -195,13 +193,6 @@ export function createTemplateService(deps: {
       if (!(await templates.deleteMapping(userId, id)))
         throw AppError.notFound(MESSAGES['template.not.found']);
     },
-
-    tooLarge: () =>
-      new AppError(
-        'PAYLOAD_TOO_LARGE',
-        formatMessage('template.image.too.large', { mb: RECOGNITION_PDF_MAX_BYTES / (1024 * 1024) }),
-        'file',
-      ),
   };
 }
 export type TemplateService = ReturnType<typeof createTemplateService>;

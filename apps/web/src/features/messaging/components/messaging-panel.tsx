@@ -1,14 +1,8 @@
 import { useState } from 'react';
 import {
-  Alert,
   Box,
   Button,
-  Card,
-  CardContent,
-  CardHeader,
-  CircularProgress,
   IconButton,
-  List,
   ListItem,
   ListItemButton,
   ListItemText,
@@ -17,7 +11,6 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import Add from '@mui/icons-material/Add';
 import AttachFile from '@mui/icons-material/AttachFile';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import { useQueryClient } from '@tanstack/react-query';
@@ -25,6 +18,7 @@ import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { DASHBOARD_PANELS, MESSAGES, listSubject, type MessageListItem } from '@pagewright/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { ItemListCard } from '../../../components/item-list-card';
 import { useLiveEvents } from '../../../lib/live-events';
 import { PATHS, pathTo } from '../../../lib/paths';
 import { toast } from '../../../lib/toast';
@@ -128,64 +122,46 @@ export function MessagingPanel({ refreshIntervalMs }: { refreshIntervalMs: numbe
 
   const rows = list.data?.pages.flatMap((page) => page.messages) ?? [];
   return (
-    <Card data-testid="panel-messaging" sx={{ height: '100%', borderTop: 3, borderTopColor: 'primary.main' }}>
-      <CardHeader
+    <>
+      <ItemListCard
+        panelId="messaging"
         title={TITLE}
-        slotProps={{ title: { variant: 'h6', component: 'h2' } }}
-        action={
-          <Button
-            startIcon={<Add />}
-            onClick={() => navigate(PATHS.messagingNew)}
-            aria-label={t('messaging.new')}
+        addLabel={t('messaging.new')}
+        onAdd={() => navigate(PATHS.messagingNew)}
+        isPending={list.isPending}
+        errorText={list.isError ? MESSAGES['message.list.error'] : null}
+        isEmpty={rows.length === 0}
+        emptyText={t('messaging.empty')}
+        listLabel={t(box === 'received' ? 'messaging.received' : 'messaging.sent')}
+        beforeList={
+          <Tabs
+            value={box}
+            onChange={(_, value: MessageBox) => setBox(value)}
+            variant="fullWidth"
+            sx={{ mb: 1 }}
           >
-            {t('extractors.add')}
-          </Button>
+            <Tab value="received" label={t('messaging.received')} />
+            <Tab value="sent" label={t('messaging.sent')} />
+          </Tabs>
         }
-      />
-      <CardContent sx={{ pt: 0 }}>
-        <Tabs
-          value={box}
-          onChange={(_, value: MessageBox) => setBox(value)}
-          variant="fullWidth"
-          sx={{ mb: 1 }}
-        >
-          <Tab value="received" label={t('messaging.received')} />
-          <Tab value="sent" label={t('messaging.sent')} />
-        </Tabs>
-        {list.isError && (
-          <Alert severity="error" sx={{ mb: 1 }}>
-            {MESSAGES['message.list.error']}
-          </Alert>
-        )}
-        {list.isPending && !list.isError ? (
-          <Box sx={{ display: 'flex', justifyContent: 'center', py: 2 }}>
-            <CircularProgress size={24} aria-label={t('app.loading')} />
-          </Box>
-        ) : rows.length === 0 ? (
-          !list.isError && <Typography color="text.secondary">{t('messaging.empty')}</Typography>
-        ) : (
-          <List
-            dense
-            disablePadding
-            aria-label={t(box === 'received' ? 'messaging.received' : 'messaging.sent')}
-          >
-            {rows.map((message) => (
-              <MessageRow
-                key={message.id}
-                message={message}
-                box={box}
-                onOpen={() => navigate(pathTo(PATHS.messageById, { id: message.id }))}
-                onDelete={() => setDeleting(message)}
-              />
-            ))}
-          </List>
-        )}
-        {list.hasNextPage && (
-          <Button size="small" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
-            {t('messaging.more')}
-          </Button>
-        )}
-      </CardContent>
+        afterList={
+          list.hasNextPage && (
+            <Button size="small" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+              {t('messaging.more')}
+            </Button>
+          )
+        }
+      >
+        {rows.map((message) => (
+          <MessageRow
+            key={message.id}
+            message={message}
+            box={box}
+            onOpen={() => navigate(pathTo(PATHS.messageById, { id: message.id }))}
+            onDelete={() => setDeleting(message)}
+          />
+        ))}
+      </ItemListCard>
       {deleting && (
         <ConfirmDialog
           title={t('messaging.delete.title')}
@@ -197,6 +173,6 @@ export function MessagingPanel({ refreshIntervalMs }: { refreshIntervalMs: numbe
           onClose={() => setDeleting(null)}
         />
       )}
-    </Card>
+    </>
   );
 }
