@@ -1,7 +1,17 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Test files run at once. Measured on the 2-core CI machine (docs/testing.md): the integration
+ * files mostly wait on the API, the worker and Chromium, so one more file than cores keeps both
+ * cores busy while the unit and component files (CPU-bound) fill the gaps. PW_TEST_MAX_WORKERS
+ * overrides it (1 runs every file alone, for bisecting an interference).
+ */
+const maxWorkers = Number(process.env.PW_TEST_MAX_WORKERS) || availableParallelism() + 1;
 
 export default defineConfig({
   test: {
+    maxWorkers,
     projects: [
       {
         test: {
@@ -23,10 +33,13 @@ export default defineConfig({
           name: 'web',
           include: ['apps/web/src/**/*.test.tsx'],
           environment: 'jsdom',
-          testTimeout: 15_000,
+          // A safety net for a hung test, not a budget: a component test takes well under a second.
+          testTimeout: 30_000,
         },
       },
       {
+        // Against one shared stack (tests/support/global-setup.ts), several files at once; a file
+        // that kills the worker or reads every Redis key starts a stack of its own (startFileStack).
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],

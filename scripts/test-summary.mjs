@@ -27,7 +27,19 @@ function parseArgs(argv) {
 }
 
 function emptyResult(label) {
-  return { label, passed: 0, failed: 0, skipped: 0, failures: [], notes: [] };
+  return { label, passed: 0, failed: 0, skipped: 0, failures: [], notes: [], files: [], running: null };
+}
+
+/** How many of the slowest test files the summary lists, so that growth is seen run after run. */
+const SLOWEST_FILES_SHOWN = 15;
+
+/** What the running-tests reporter last wrote beside the report (see tests/support). */
+function runningTests(reportFile) {
+  const file = reportFile.replace(/\.json$/u, '.running.txt');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
 }
 
 function readReport(file, result) {
@@ -73,6 +85,8 @@ function summariseVitest({ target, exitCode }) {
     const cwd = process.cwd();
     for (const file of report.testResults ?? []) {
       const name = path.relative(cwd, file.name ?? '');
+      if (file.startTime && file.endTime)
+        result.files.push({ name, seconds: (file.endTime - file.startTime) / 1000 });
       const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
       for (const test of failedTests) {
         result.failures.push(
@@ -90,7 +104,18 @@ function summariseVitest({ target, exitCode }) {
       result.failures.push('vitest reported the run as failed (no test files found?)');
     }
   }
-  return finishWithExitCode(result, exitCode);
+  return finishWithExitCode(result, exitCode, target);
+}
+
+/** Seconds per spec file: the durations of every try of every test in it. */
+function collectPlaywrightFiles(suite, seconds) {
+  for (const spec of suite.specs ?? []) {
+    const file = spec.file ?? suite.file;
+    for (const test of spec.tests ?? [])
+      for (const run of test.results ?? [])
+        seconds.set(file, (seconds.get(file) ?? 0) + (run.duration ?? 0) / 1000);
+  }
+  for (const child of suite.suites ?? []) collectPlaywrightFiles(child, seconds);
 }
 
 function collectPlaywrightFailures(suite, titles, failures) {
@@ -124,13 +149,24 @@ function summarisePlaywright({ target, exitCode }) {
     for (const error of errors)
       result.failures.push(`outside the tests: ${firstLine(error.message ?? error)}`);
     if (errors.length > 0 && result.failed === 0) result.failed += 1;
+    const seconds = new Map();
+    for (const suite of report.suites ?? []) collectPlaywrightFiles(suite, seconds);
+    const testDir = report.config?.rootDir ?? process.cwd();
+    for (const [file, total] of seconds)
+      result.files.push({ name: path.relative(process.cwd(), path.resolve(testDir, file)), seconds: total });
   }
-  return finishWithExitCode(result, exitCode);
+  return finishWithExitCode(result, exitCode, target);
 }
 
-function finishWithExitCode(result, exitCode) {
+function finishWithExitCode(result, exitCode, reportFile) {
   if (exitCode === TIMEOUT_EXIT) {
-    result.notes.push('stopped by the time limit (PAGEWRIGHT_SUITE_TIMEOUT)');
+    result.notes.push('stopped by its safety cap (PAGEWRIGHT_SUITE_TIMEOUT)');
+    const running = reportFile ? runningTests(reportFile) : [];
+    result.failures.push(
+      running.length
+        ? `stopped by its safety cap (PAGEWRIGHT_SUITE_TIMEOUT) while running: ${running.join('; ')}`
+        : 'stopped by its safety cap (PAGEWRIGHT_SUITE_TIMEOUT) with no test running (set-up or tear-down hung)',
+    );
   }
   if (exitCode !== 0 && result.failed === 0) {
     result.failed += 1;
@@ -156,6 +192,14 @@ function main() {
       // Not the closing line's "N passed, N failed" form: only the total may read like that.
       `  ${result.label.padEnd(width)}  ${verdict.padEnd(6)}  passed ${result.passed} · failed ${result.failed} · skipped ${result.skipped}${notes}`,
     );
+  }
+  const slowest = results
+    .flatMap((result) => result.files.map((file) => ({ ...file, suite: result.label })))
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, SLOWEST_FILES_SHOWN);
+  if (slowest.length) {
+    lines.push('', `Slowest test files:`);
+    for (const file of slowest) lines.push(`  ${file.seconds.toFixed(1).padStart(6)} s  ${file.name}`);
   }
   const failures = results.flatMap((result) =>
     result.failures.map((failure) => `  ✗ ${result.label}: ${failure}`),

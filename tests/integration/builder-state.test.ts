@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { createPrismaClient } from '@pagewright/db';
@@ -10,7 +10,7 @@ import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 import { fromRoot } from '../support/paths.js';
 import { startExtractorBuilder } from '../support/builder-api.js';
 import { keysWithoutExpiry } from '../support/redis-keys.js';
-import { currentWorkerPid } from '../support/stack.js';
+import { currentWorkerPid, startFileStack } from '../support/stack.js';
 
 /**
  * The builder's own state under concurrency and faults (issue 10, "The builder's own state"):
@@ -18,10 +18,12 @@ import { currentWorkerPid } from '../support/stack.js';
  * an item and opening its builder as one step.
  */
 
-const apiUrl = inject('apiUrl');
-const mailUrl = inject('mailUrl');
-const redisKeyPrefix = inject('redisKeyPrefix');
-const db = createPrismaClient(inject('databaseUrl'));
+// Tests here kill the worker and count its connections: a stack of this file's own.
+const stack = await startFileStack();
+const apiUrl = stack.apiUrl;
+const mailUrl = stack.mailUrl;
+const redisKeyPrefix = stack.redisKeyPrefix;
+const db = createPrismaClient(stack.databaseUrl);
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 const api = () => request(apiUrl);
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
@@ -122,8 +124,8 @@ describe('connections to workers', () => {
     const areas = () =>
       api().get('/api/extractor/normalized/current').query(EXTRACTOR).set(bearer(user.token));
     expect((await areas()).status).toBe(200);
-    // The open queue's channel and the current worker's, plus any of a worker an earlier test file
-    // killed that has not idled out yet (the suite shares one stack): restarts must not add to it.
+    // The open queue's channel and the current worker's, plus any of a worker an earlier test of
+    // this file killed that has not idled out yet: restarts must not add to it.
     const channelsAtStart = (await sessionChannelConnections()).length;
     expect(channelsAtStart).toBeGreaterThanOrEqual(2);
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { createPrismaClient } from '@pagewright/db';
@@ -19,11 +19,13 @@ import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 import { waitForRun as waitForRunOf } from '../support/runs-api.js';
 import { startExtractorBuilder } from '../support/builder-api.js';
 import { keysWithoutExpiry } from '../support/redis-keys.js';
-import { currentWorkerPid } from '../support/stack.js';
+import { currentWorkerPid, startFileStack } from '../support/stack.js';
 
-const apiUrl = inject('apiUrl');
-const mailUrl = inject('mailUrl');
-const db = createPrismaClient(inject('databaseUrl'));
+// Tests here kill the worker and read every Redis key: a stack of this file's own.
+const stack = await startFileStack();
+const apiUrl = stack.apiUrl;
+const mailUrl = stack.mailUrl;
+const db = createPrismaClient(stack.databaseUrl);
 const api = () => request(apiUrl);
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 const EXTRACTOR = { extractorType: 'EXTRACTOR' } as const;
@@ -782,8 +784,6 @@ describe('the builder holding Redis to bounds', () => {
     expect(current.actions.map((action) => action.type)).toEqual(['NAVIGATE']);
     await api().get('/api/extractor/end').query(EXTRACTOR).set(bearer(bounded.token)).expect(200);
 
-    await expect
-      .poll(() => keysWithoutExpiry(redis, inject('redisKeyPrefix')), { timeout: 15_000 })
-      .toEqual([]);
+    await expect.poll(() => keysWithoutExpiry(redis, stack.redisKeyPrefix), { timeout: 15_000 }).toEqual([]);
   }, 90_000);
 });

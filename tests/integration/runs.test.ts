@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { createPrismaClient, createSecretBox, type Prisma } from '@pagewright/db';
@@ -14,12 +14,14 @@ import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 import { waitForRun as waitForRunOf } from '../support/runs-api.js';
 import { fromRoot } from '../support/paths.js';
 import { keysWithoutExpiry } from '../support/redis-keys.js';
-import { STACK_WORKER_LOG, currentWorkerPid } from '../support/stack.js';
+import { STACK_WORKER_LOG, currentWorkerPid, startFileStack } from '../support/stack.js';
 
-const apiUrl = inject('apiUrl');
-const redisKeyPrefix = inject('redisKeyPrefix');
-const mailUrl = inject('mailUrl');
-const db = createPrismaClient(inject('databaseUrl'));
+// Tests here kill the worker and read every Redis key: a stack of this file's own.
+const stack = await startFileStack();
+const apiUrl = stack.apiUrl;
+const redisKeyPrefix = stack.redisKeyPrefix;
+const mailUrl = stack.mailUrl;
+const db = createPrismaClient(stack.databaseUrl);
 const api = () => request(apiUrl);
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { afterAll } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +40,8 @@ export interface TestStack {
 export const STACK_WORKER_LOG = 'worker';
 /** The test worker's ASK_TIMEOUT_SECONDS. */
 export const STACK_ASK_TIMEOUT_SECONDS = 12;
+/** The test stack's RUN_LOCK_SECONDS: how soon a killed worker's run is noticed. */
+export const STACK_RUN_LOCK_SECONDS = 10;
 
 function isAlive(pid: number): boolean {
   try {
@@ -52,7 +55,8 @@ function isAlive(pid: number): boolean {
 /**
  * The pid of the test stack's running worker, read from the workers' logs (the first worker and
  * the replacements started after a test killed one), once it is ready. Tests kill it to prove a
- * dead worker is handled; test files run one at a time, so no other file is using it then.
+ * dead worker is handled, on a stack of their file's own (startFileStack), so no other file is using
+ * it then.
  */
 export async function currentWorkerPid(timeoutMs = 60_000): Promise<number> {
   const logDir = fromRoot('.pagewright', process.env.PW_TEST_LOG_DIRECTORY ?? 'test-logs');
@@ -211,6 +215,10 @@ export async function startStack({
       ACCOUNT_EMAIL_RATE_LIMIT_MAX: '10000',
       // A socket of an ended session closes within one beat: tests wait seconds, not half a minute.
       LIVE_SOCKET_HEARTBEAT_SECONDS: '5',
+      // A killed worker's run ends ERROR about 12 s later instead of 40: tests that kill one wait
+      // for that. 10 s stays far above any pause of a busy worker's event loop (renewed every 5 s).
+      RUN_LOCK_SECONDS: String(STACK_RUN_LOCK_SECONDS),
+      STOPPED_RUN_SWEEP_SECONDS: '2',
       ...env,
     };
     const builtServer = fromRoot('apps/api/dist/server.js');
@@ -307,4 +315,15 @@ export async function startStack({
     await stop();
     throw error;
   }
+}
+
+/**
+ * A stack for one test file alone, stopped after it: for files that kill its worker, or read every
+ * Redis key it holds, which must not happen under the files sharing the suite's stack (they run
+ * at the same time). Call it at the top of the file, before anything reads the stack's settings.
+ */
+export async function startFileStack(options: Partial<StackOptions> = {}): Promise<TestStack> {
+  const stack = await startStack({ useBuild: process.env.PW_TEST_USE_BUILD === '1', ...options });
+  afterAll(() => stack.stop(), 60_000);
+  return stack;
 }

@@ -197,6 +197,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     queue: app.queues.runs,
     redis: app.redis,
     keyPrefix: config.REDIS_KEY_PREFIX,
+    sweepEveryMs: config.STOPPED_RUN_SWEEP_SECONDS * 1000,
     log: app.log,
   });
   app.addHook('onReady', async () => stoppedRuns.start());

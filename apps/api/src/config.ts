@@ -65,6 +65,11 @@ const configSchema = z.object({
   TEMP_PASSWORD_TTL_HOURS: z.coerce.number().int().min(1).default(24),
   /** How often a live WebSocket is pinged and its session checked (a logged-out one closes). */
   LIVE_SOCKET_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(30),
+  /**
+   * How often the API looks for runs whose worker stopped (their job's lock lapsed, see the
+   * worker's RUN_LOCK_SECONDS) and ends them ERROR.
+   */
+  STOPPED_RUN_SWEEP_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
   LOGIN_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).default(600),
   /** Lifetime of a navigator's screen-share link (e-mailed to its viewer). */
   SCREEN_SHARE_TOKEN_TTL_HOURS: z.coerce.number().int().min(1).default(24),

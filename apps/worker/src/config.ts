@@ -36,6 +36,13 @@ const configSchema = z.object({
   /** Flow runs one worker process executes at once (each in its own browser context). */
   WORKER_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /**
+   * The lock a worker renews on each run it executes (every half of it). A worker that dies
+   * mid-run stops renewing: its run ends ERROR about this long later (the stalled check and the
+   * API's sweep see the lapsed lock). Shorter notices dead workers sooner; it must stay well above
+   * the longest pause of a busy worker's event loop.
+   */
+  RUN_LOCK_SECONDS: z.coerce.number().int().min(5).max(600).default(30),
+  /**
    * Opens secrets stored with actions (TYPE_PASSWORD); the API's key. Optional so a worker without
    * it still starts: flows that need a secret then fail with a message saying why.
    */

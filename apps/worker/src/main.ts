@@ -251,10 +251,11 @@ const runsWorker = new Worker(
     connection,
     prefix,
     concurrency: config.WORKER_RUN_CONCURRENCY,
-    // A worker that dies mid-run stops renewing its 30 s lock; the stalled check (every 15 s, on
-    // any live worker) then fails the job instead of running the flow again (maxStalledCount 0).
-    lockDuration: 30_000,
-    stalledInterval: 15_000,
+    // A worker that dies mid-run stops renewing its lock (30 s by default); the stalled check (at
+    // half that, on any live worker) then fails the job instead of running the flow again
+    // (maxStalledCount 0).
+    lockDuration: config.RUN_LOCK_SECONDS * 1000,
+    stalledInterval: (config.RUN_LOCK_SECONDS * 1000) / 2,
     maxStalledCount: 0,
   },
 );

@@ -6,11 +6,6 @@ import type { RunRepository } from './runs.repository.js';
 
 /** A run younger than this may have its row but not yet its job (execute writes the row first). */
 const QUEUEING_GRACE_MS = 10_000;
-/**
- * How often the API looks for runs whose worker stopped. A dead worker's lock lapses within 30 s
- * (the worker's lockDuration), so its run ends ERROR within about 40 s.
- */
-export const STOPPED_RUN_SWEEP_EVERY_MS = 10_000;
 
 /**
  * The sweep behind "never EXECUTING forever", in the API so that it runs while no worker does: a
@@ -24,9 +19,14 @@ export function createStoppedRunSweep(deps: {
   queue: RunsQueue;
   redis: Redis;
   keyPrefix: string;
+  /**
+   * How often to look (STOPPED_RUN_SWEEP_SECONDS). A dead worker's lock lapses within the worker's
+   * RUN_LOCK_SECONDS (30 s by default), so its run ends ERROR within about 40 s.
+   */
+  sweepEveryMs: number;
   log: FastifyBaseLogger;
 }) {
-  const { runs, queue, redis, keyPrefix, log } = deps;
+  const { runs, queue, redis, keyPrefix, sweepEveryMs, log } = deps;
 
   async function hasStopped(jobId: string): Promise<boolean> {
     const job = await queue.getJob(jobId);
@@ -66,7 +66,7 @@ export function createStoppedRunSweep(deps: {
         running ??= sweep()
           .catch((error: unknown) => log.error({ err: error }, 'stopped-run sweep failed'))
           .finally(() => (running = undefined));
-      }, STOPPED_RUN_SWEEP_EVERY_MS);
+      }, sweepEveryMs);
     },
     async stop() {
       clearInterval(timer);
