@@ -9,10 +9,45 @@ import { GOOD_PASSWORD, expect, loginThroughUi, test } from './fixtures.js';
 /**
  * Statement recognition end to end (issue 15): a template is created, its sample PDF uploaded and
  * drawn into pages, two boxes drawn with the mouse on the first page and saved; then five
- * statements are processed, the consolidated results opened and the CSV downloaded.
+ * statements are processed, the consolidated results opened and the CSV downloaded. The annotation
+ * editor's zoom, move and undo are checked here too, as they need a browser that lays pages out.
  */
 
+type Point = { x: number; y: number };
+
 const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text });
+
+/** A new user, signed in through the UI, on the Template settings page. */
+async function openTemplateSettings(page: Page, label: string) {
+  const user = await createConfirmedUser(apiUrl(), mailUrl(), label);
+  await loginThroughUi(page, user.username, GOOD_PASSWORD);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page
+    .getByTestId('panel-statement-recognition')
+    .getByRole('button', { name: 'Template settings' })
+    .click();
+  await expect(page).toHaveURL(/\/statement-recognition-new\/template-settings$/);
+}
+
+/** Uploads statement 0 as the open template's sample; its first page then shows in the editor. */
+async function uploadSample(page: Page) {
+  await page.getByTestId('pdf-input').setInputFiles({
+    name: 'sample.pdf',
+    mimeType: 'application/pdf',
+    buffer: Buffer.from(await statementPdf(statementValues(0))),
+  });
+  await expect(page.getByTestId('annotation-canvas')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText(/Page 1 \(1 of 2\)/u)).toBeVisible();
+}
+
+/** Presses the mouse at one screen point and releases it at another, moving through the way. */
+async function dragMouse(page: Page, from: Point, to: Point) {
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 4 });
+  await page.mouse.move(to.x, to.y, { steps: 4 });
+  await page.mouse.up();
+}
 
 /** Drags a box on the editor's canvas where `templateBoxes(0)[index]` is (page fractions). */
 async function drawBox(page: Page, index: number) {
@@ -20,13 +55,51 @@ async function drawBox(page: Page, index: number) {
   const canvas = page.getByTestId('annotation-canvas');
   const area = await canvas.boundingBox();
   if (!box || !area) throw new Error('no canvas');
-  const from = { x: area.x + box.x * area.width, y: area.y + box.y * area.height };
-  const to = { x: area.x + (box.x + box.w) * area.width, y: area.y + (box.y + box.h) * area.height };
-  await page.mouse.move(from.x, from.y);
-  await page.mouse.down();
-  await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 4 });
-  await page.mouse.move(to.x, to.y, { steps: 4 });
-  await page.mouse.up();
+  await dragMouse(
+    page,
+    { x: area.x + box.x * area.width, y: area.y + box.y * area.height },
+    { x: area.x + (box.x + box.w) * area.width, y: area.y + (box.y + box.h) * area.height },
+  );
+}
+
+/**
+ * Clicks a zoom button until the zoom level reads `limit`, then once more: the level stays there.
+ * Each click is checked to change the level, so a button that does nothing fails here.
+ */
+async function zoomUntil(page: Page, button: 'Zoom in' | 'Zoom out', limit: string) {
+  const level = page.getByTestId('zoom-level');
+  const zoom = page.getByRole('button', { name: button, exact: true });
+  for (let clicks = 0; (await level.textContent()) !== limit; clicks += 1) {
+    expect(clicks, `${button} never reaches ${limit}`).toBeLessThan(30);
+    const before = (await level.textContent()) ?? '';
+    await zoom.click();
+    await expect(level).not.toHaveText(before);
+  }
+  await zoom.click();
+  await expect(level).toHaveText(limit);
+}
+
+/** The part of the editor's canvas on screen: the editor scrolls a page larger than its view. */
+async function visibleCanvas(page: Page) {
+  const canvas = page.getByTestId('annotation-canvas');
+  const [area, view] = await Promise.all([canvas.boundingBox(), canvas.locator('..').boundingBox()]);
+  const screen = page.viewportSize();
+  if (!area || !view || !screen) throw new Error('no canvas');
+  const left = Math.max(area.x, view.x, 0);
+  const top = Math.max(area.y, view.y, 0);
+  const right = Math.min(area.x + area.width, view.x + view.width, screen.width);
+  const bottom = Math.min(area.y + area.height, view.y + view.height, screen.height);
+  return { x: left, y: top, width: right - left, height: bottom - top };
+}
+
+/** Where the editor's `index`-th box is, in screen pixels from the canvas's top-left corner. */
+async function boxOnCanvas(page: Page, index: number) {
+  const [area, box] = await Promise.all([
+    page.getByTestId('annotation-canvas').boundingBox(),
+    page.getByTestId('annotation-box').nth(index).locator('rect').first().boundingBox(),
+  ]);
+  if (!area || !box) throw new Error('no box');
+  return { x: box.x - area.x, y: box.y - area.y, width: box.width, height: box.height };
 }
 
 async function addClass(page: Page, label: string, type: 'TEXT' | 'CHECKBOX') {
@@ -40,14 +113,7 @@ test('a template drawn on its sample reads five statements into the consolidated
   page,
 }) => {
   test.setTimeout(180_000);
-  const user = await createConfirmedUser(apiUrl(), mailUrl(), 'recognition-e2e');
-  await loginThroughUi(page, user.username, GOOD_PASSWORD);
-  await expect(page).toHaveURL(/\/dashboard$/);
-  await page
-    .getByTestId('panel-statement-recognition')
-    .getByRole('button', { name: 'Template settings' })
-    .click();
-  await expect(page).toHaveURL(/\/statement-recognition-new\/template-settings$/);
+  await openTemplateSettings(page, 'recognition-e2e');
 
   // Add: an empty name is refused, then the new template's modal opens on the upload zone.
   await page.getByRole('button', { name: 'Add template' }).click();
@@ -56,13 +122,7 @@ test('a template drawn on its sample reads five statements into the consolidated
   await page.getByRole('textbox', { name: 'Template name' }).fill('KYC e2e');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('dialog', { name: 'KYC e2e' })).toBeVisible();
-  await page.getByTestId('pdf-input').setInputFiles({
-    name: 'sample.pdf',
-    mimeType: 'application/pdf',
-    buffer: Buffer.from(await statementPdf(statementValues(0))),
-  });
-  await expect(page.getByTestId('annotation-canvas')).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByText(/Page 1 \(1 of 2\)/u)).toBeVisible();
+  await uploadSample(page);
 
   // Two boxes, each with its field: the account number (text) and the resident tick (checkbox).
   await addClass(page, 'Account number', 'TEXT');
@@ -109,4 +169,76 @@ test('a template drawn on its sample reads five statements into the consolidated
   const csv = readFileSync(await file.path(), 'utf8');
   expect(csv.split('\r\n')[0]).toBe('filename,page,label,value');
   expect(csv).toContain(`statement-14.pdf,1,Account number,${statementValues(14)['Account number']}`);
+});
+
+test('the annotation editor zooms between 5% and 200%, moves a box by dragging it and undoes only the last ten changes', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await openTemplateSettings(page, 'annotation-e2e');
+  await page.getByRole('button', { name: 'Add template' }).click();
+  await page.getByRole('textbox', { name: 'Template name' }).fill('Editor e2e');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('dialog', { name: 'Editor e2e' })).toBeVisible();
+  await uploadSample(page);
+
+  // Zoom: the canvas is laid out at the level shown, which stops at 200% and at 5%.
+  const canvas = page.getByTestId('annotation-canvas');
+  await expect(page.getByTestId('zoom-level')).toHaveText('100%');
+  const fullWidth = (await canvas.boundingBox())?.width ?? 0;
+  await zoomUntil(page, 'Zoom in', '200%');
+  expect((await canvas.boundingBox())?.width).toBeCloseTo(2 * fullWidth, 0);
+  await zoomUntil(page, 'Zoom out', '5%');
+  expect((await canvas.boundingBox())?.width).toBeCloseTo(0.05 * fullWidth, 0);
+  // Fit: the page as wide as the editor's view, a comfortable size to draw on.
+  await page.getByRole('button', { name: 'Fit', exact: true }).click();
+  await expect(page.getByTestId('zoom-level')).not.toHaveText('5%');
+  const view = await canvas.locator('..').boundingBox();
+  expect(Math.abs(((await canvas.boundingBox())?.width ?? 0) - (view?.width ?? 0))).toBeLessThan(20);
+
+  // Twelve cells over the canvas on screen (four columns, three rows), one box drawn in each.
+  const area = await visibleCanvas(page);
+  const cell = { width: area.width / 4, height: area.height / 3 };
+  const inCell = (index: number, x: number, y: number): Point => ({
+    x: Math.round(area.x + ((index % 4) + x) * cell.width),
+    y: Math.round(area.y + (Math.floor(index / 4) + y) * cell.height),
+  });
+  const drawInCell = (index: number) => dragMouse(page, inCell(index, 0.1, 0.1), inCell(index, 0.5, 0.5));
+  const boxes = page.getByTestId('annotation-box');
+
+  await addClass(page, 'Account number', 'TEXT');
+  await page.getByRole('button', { name: 'Create box', exact: true }).click();
+  await drawInCell(0);
+  await expect(boxes).toHaveCount(1);
+  const drawn = await boxOnCanvas(page, 0);
+
+  // Select, then drag the box by its middle: it lands where the mouse was released.
+  await page.getByRole('button', { name: 'Select', exact: true }).click();
+  const from = inCell(0, 0.3, 0.3);
+  const to = inCell(0, 0.7, 0.6);
+  await dragMouse(page, from, to);
+  const moved = { x: drawn.x + to.x - from.x, y: drawn.y + to.y - from.y };
+  await expect(async () => {
+    const box = await boxOnCanvas(page, 0);
+    expect(box.x).toBeCloseTo(moved.x, 0);
+    expect(box.y).toBeCloseTo(moved.y, 0);
+    expect(box.width).toBeCloseTo(drawn.width, 0);
+  }).toPass();
+
+  await page.getByRole('button', { name: 'Create box', exact: true }).click();
+  for (let index = 1; index < 12; index += 1) await drawInCell(index);
+  await expect(boxes).toHaveCount(12);
+
+  // Thirteen changes (a box, its move, eleven boxes), ten kept: undo takes the last ten boxes away,
+  // then has nothing left (the button turns disabled and Ctrl+Z changes nothing).
+  const undo = page.getByRole('button', { name: 'Undo', exact: true });
+  for (let index = 0; index < 10; index += 1) await undo.click();
+  await expect(undo).toBeDisabled();
+  await expect(boxes).toHaveCount(2);
+  await page.keyboard.press('Control+z');
+  await page.keyboard.press('Control+z');
+  await expect(boxes).toHaveCount(2);
+  const kept = await boxOnCanvas(page, 0);
+  expect(kept.x).toBeCloseTo(moved.x, 0);
+  expect(kept.y).toBeCloseTo(moved.y, 0);
 });

@@ -37,7 +37,9 @@ describe('a route that fails to load', () => {
     expect(screen.getByText(i18n.t('route.error.text'))).toBeTruthy();
     expect(screen.queryByText(/Unexpected Application Error/u)).toBeNull();
     expect(screen.getByRole('button', { name: i18n.t('route.error.reload') })).toBeTruthy();
-    await userEvent.setup().click(screen.getByRole('link', { name: i18n.t('route.error.dashboard') }));
+    await userEvent
+      .setup({ delay: null })
+      .click(screen.getByRole('link', { name: i18n.t('route.error.dashboard') }));
     expect(await screen.findByText('Dashboard')).toBeTruthy();
   });
 

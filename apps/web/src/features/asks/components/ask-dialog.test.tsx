@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
   ASK_CANCELED,
@@ -10,8 +10,13 @@ import {
 } from '@pagewright/shared';
 import { AppProviders } from '../../../app/providers';
 import { AskDialog, type AskAnswer } from './ask-dialog';
+import { installFakeClock } from '../../../test-support/clock';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
 
 function askOf(overrides: Partial<PendingAskAction> = {}): PendingAskAction {
   return {
@@ -38,20 +43,20 @@ function renderDialog(ask: PendingAskAction) {
       <AskDialog ask={ask} onAnswer={onAnswer} onPickArea={onPickArea} isRefreshing={false} />
     </AppProviders>,
   );
-  return { user: userEvent.setup(), onAnswer, onPickArea };
+  return { user: userEvent.setup({ delay: null }), onAnswer, onPickArea };
 }
 
 const confirmButton = () => screen.getByRole('button', { name: 'Confirm' }) as HTMLButtonElement;
 
 describe('the ask dialog', () => {
   it('shows the question, sends the typed value, and keeps Confirm disabled for 500 ms after each click', async () => {
+    installFakeClock();
     const { user, onAnswer } = renderDialog(askOf());
     expect(screen.getByRole('dialog', { name: 'Security code' })).toBeTruthy();
     expect(screen.getByText('Type the code we sent you')).toBeTruthy();
 
     await user.type(screen.getByRole('textbox', { name: 'Answer' }), '424242');
     await user.click(confirmButton());
-    const clickedAt = Date.now();
     expect(onAnswer).toHaveBeenCalledTimes(1);
     expect(onAnswer).toHaveBeenCalledWith({ textValue: '424242', saveOptionsFlag: false });
     expect(confirmButton().disabled).toBe(true);
@@ -59,8 +64,14 @@ describe('the ask dialog', () => {
     await user.type(screen.getByRole('textbox', { name: 'Answer' }), '{Enter}');
     expect(onAnswer).toHaveBeenCalledTimes(1);
 
-    await waitFor(() => expect(confirmButton().disabled).toBe(false), { timeout: 2000 });
-    expect(Date.now() - clickedAt).toBeGreaterThanOrEqual(DIALOG_CONFIRM_COOLDOWN_MS - 50);
+    act(() => {
+      vi.advanceTimersByTime(DIALOG_CONFIRM_COOLDOWN_MS - 1);
+    });
+    expect(confirmButton().disabled).toBe(true);
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
+    expect(confirmButton().disabled).toBe(false);
     // Enter submits once Confirm is enabled again.
     await user.type(screen.getByRole('textbox', { name: 'Answer' }), '{Enter}');
     expect(onAnswer).toHaveBeenCalledTimes(2);

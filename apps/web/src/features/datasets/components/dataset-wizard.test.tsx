@@ -99,7 +99,7 @@ function renderWizard() {
       <Toaster />
     </QueryClientProvider>,
   );
-  return userEvent.setup();
+  return userEvent.setup({ delay: null });
 }
 
 const nameInput = (number: number) => screen.getByRole('textbox', { name: `Name of field ${number}` });

@@ -21,7 +21,7 @@ function renderDialog(
       <ItemDialog kind={kind} mode={mode} initial={initial} onSubmit={onSubmit} onClose={() => undefined} />
     </AppProviders>,
   );
-  return { user: userEvent.setup(), onSubmit };
+  return { user: userEvent.setup({ delay: null }), onSubmit };
 }
 
 const field = (label: string) => screen.getByRole('textbox', { name: label });

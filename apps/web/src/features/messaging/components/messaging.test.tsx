@@ -78,7 +78,7 @@ function renderAt(entry: { pathname: string; state?: unknown }, element: React.R
       <Toaster />
     </QueryClientProvider>,
   );
-  return userEvent.setup();
+  return userEvent.setup({ delay: null });
 }
 
 beforeEach(() => {

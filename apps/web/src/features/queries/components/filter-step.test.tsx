@@ -58,7 +58,7 @@ function Harness({ onRows }: { onRows: (rows: FilterRow[]) => void }) {
 function renderFilters() {
   const onRows = vi.fn<(rows: FilterRow[]) => void>();
   render(<Harness onRows={onRows} />);
-  return { user: userEvent.setup(), lastRows: () => onRows.mock.calls.at(-1)?.[0] ?? [] };
+  return { user: userEvent.setup({ delay: null }), lastRows: () => onRows.mock.calls.at(-1)?.[0] ?? [] };
 }
 
 type User = ReturnType<typeof userEvent.setup>;
@@ -218,7 +218,7 @@ describe('the query wizard run from the dashboard (Execute)', () => {
         </MemoryRouter>
       </QueryClientProvider>,
     );
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     expect(await screen.findByRole('heading', { name: 'Cheap items' })).toBeTruthy();
     expect(screen.getByText('No filters: every row shows.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Back' })).toBeNull();

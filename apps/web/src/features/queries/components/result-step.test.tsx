@@ -84,7 +84,7 @@ function renderResult() {
       <ResultStep source={{ kind: 'query' }} revision={1} />
     </QueryClientProvider>,
   );
-  return userEvent.setup();
+  return userEvent.setup({ delay: null });
 }
 
 const requestedPages = () =>

@@ -6,6 +6,8 @@ import { MESSAGES, type RunDetail, type RunStep } from '@pagewright/shared';
 import '../../../lib/i18n';
 import { RunResultsDialog } from './run-results-dialog';
 import { formatDateTime, formatNumber } from './step-value';
+import { RUN_REFRESH_INTERVAL_MS } from '../api/get-run';
+import { CLOCK_MARGIN_MS, advance, installFakeClock } from '../../../test-support/clock';
 
 const RUN_ID = '8c3f0c3e-2b4d-4e5f-8a9b-0c1d2e3f4a5b';
 const RUN_PATH = `/api/extractor/run/${RUN_ID}`;
@@ -90,10 +92,11 @@ const json = (body: unknown, status = 200) =>
 
 /** Answers of the run endpoint in order (the last repeats); files answer a PDF. */
 let runAnswers: RunDetail[];
+let runCalls: number;
 let fetchMock: ReturnType<typeof vi.fn>;
 
 beforeEach(() => {
-  let runCalls = 0;
+  runCalls = 0;
   fetchMock = vi.fn((input: RequestInfo | URL) => {
     const url = String(input);
     if (url === RUN_PATH) {
@@ -119,6 +122,7 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  vi.useRealTimers();
   vi.unstubAllGlobals();
 });
 
@@ -136,7 +140,7 @@ function renderDialog() {
 describe('RunResultsDialog', () => {
   it('shows each step and what it read: text, number, date-time, table with a FILE link, file, failing step', async () => {
     runAnswers = [failedRun];
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const { onClose } = renderDialog();
 
     const dialog = await screen.findByRole('dialog', { name: /Run results: Shop prices/ });
@@ -215,16 +219,21 @@ describe('RunResultsDialog', () => {
         steps: failedRun.steps.slice(0, 3),
       },
     ];
+    installFakeClock();
     renderDialog();
+    await advance(0);
 
-    const dialog = await screen.findByRole('dialog', { name: /Run results: Shop prices/ });
-    expect((await within(dialog).findByTestId('run-status')).textContent).toContain('Executing');
+    const dialog = screen.getByRole('dialog', { name: /Run results: Shop prices/ });
+    expect(within(dialog).getByTestId('run-status').textContent).toContain('Executing');
     expect(within(dialog).getByRole('progressbar')).toBeTruthy();
     expect(within(dialog).queryByRole('listitem', { name: 'Step 30: Get number' })).toBeNull();
 
-    await waitFor(() => expect(within(dialog).getByTestId('run-status').textContent).toContain('Success'), {
-      timeout: 5_000,
-    });
+    await advance(RUN_REFRESH_INTERVAL_MS - CLOCK_MARGIN_MS);
+    expect(runCalls).toBe(1);
+    expect(within(dialog).getByTestId('run-status').textContent).toContain('Executing');
+    await advance(2 * CLOCK_MARGIN_MS);
+    expect(runCalls).toBe(2);
+    expect(within(dialog).getByTestId('run-status').textContent).toContain('Success');
     expect(within(dialog).getByRole('listitem', { name: 'Step 30: Get number' })).toBeTruthy();
     expect(within(dialog).queryByRole('progressbar')).toBeNull();
   });
@@ -241,11 +250,18 @@ describe('RunResultsDialog', () => {
       steps: [],
     };
     runAnswers = [queued, { ...queued, waitingForWorker: false, steps: failedRun.steps.slice(0, 1) }];
+    installFakeClock();
     renderDialog();
+    await advance(0);
 
-    const dialog = await screen.findByRole('dialog', { name: /Run results: Shop prices/ });
-    expect((await within(dialog).findByRole('alert')).textContent).toBe(MESSAGES['run.waiting.for.worker']);
-    await waitFor(() => expect(within(dialog).queryByRole('alert')).toBeNull(), { timeout: 5_000 });
+    const dialog = screen.getByRole('dialog', { name: /Run results: Shop prices/ });
+    expect(within(dialog).getByRole('alert').textContent).toBe(MESSAGES['run.waiting.for.worker']);
+    await advance(RUN_REFRESH_INTERVAL_MS - CLOCK_MARGIN_MS);
+    expect(runCalls).toBe(1);
+    expect(within(dialog).getByRole('alert').textContent).toBe(MESSAGES['run.waiting.for.worker']);
+    await advance(2 * CLOCK_MARGIN_MS);
+    expect(runCalls).toBe(2);
+    expect(within(dialog).queryByRole('alert')).toBeNull();
     expect(within(dialog).getByText('Executing: the steps appear as they run…')).toBeTruthy();
   });
 });

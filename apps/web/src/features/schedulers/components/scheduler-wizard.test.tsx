@@ -99,7 +99,7 @@ function renderAt(entry: { pathname: string; search?: string; state?: unknown })
       <Toaster />
     </QueryClientProvider>,
   );
-  return userEvent.setup();
+  return userEvent.setup({ delay: null });
 }
 
 function renderNewWizard() {

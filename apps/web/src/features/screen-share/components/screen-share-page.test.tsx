@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import {
@@ -12,6 +12,7 @@ import {
 import { Toaster } from '../../../components/toaster';
 import '../../../lib/i18n';
 import { ScreenSharePage } from './screen-share-page';
+import { CLOCK_MARGIN_MS, advance, installFakeClock } from '../../../test-support/clock';
 
 const TOKEN = 'share-token';
 const VIEW_PATH = `/api/extractor/token/${TOKEN}`;
@@ -90,27 +91,8 @@ function renderPage() {
   );
 }
 
-/** setImmediate stays real: reading a Response body takes a few turns of the event loop. */
-const FAKED = ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] as const;
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-
-/**
- * Moves the clock, then lets the calls it started answer and render. Settling moves the clock by a
- * few more milliseconds (fake timers run a zero-delay timer set during a tick 1 ms later), so the
- * tests check each interval 100 ms before and after it is due.
- */
-const advance = (ms: number) =>
-  act(async () => {
-    await vi.advanceTimersByTimeAsync(ms);
-    for (let turn = 0; turn < 5; turn++) {
-      await nextTurn();
-      await vi.advanceTimersByTimeAsync(1);
-    }
-  });
-const MARGIN_MS = 100;
-
 beforeEach(() => {
-  vi.useFakeTimers({ toFake: [...FAKED] });
+  installFakeClock();
   stubApi();
 });
 
@@ -128,9 +110,9 @@ describe('screen-share view polling (spec §9: 3 s while EXECUTING, 5 s after a 
     expect(viewCalls).toBe(1);
     expect(screen.getByText('Ada Lovelace')).toBeTruthy();
 
-    await advance(SCREEN_SHARE_POLL_MS - MARGIN_MS);
+    await advance(SCREEN_SHARE_POLL_MS - CLOCK_MARGIN_MS);
     expect(viewCalls).toBe(1);
-    await advance(2 * MARGIN_MS);
+    await advance(2 * CLOCK_MARGIN_MS);
     expect(viewCalls).toBe(2);
     await advance(SCREEN_SHARE_POLL_MS);
     expect(viewCalls).toBe(3);
@@ -145,15 +127,15 @@ describe('screen-share view polling (spec §9: 3 s while EXECUTING, 5 s after a 
     ];
     renderPage();
     await advance(0);
-    await advance(SCREEN_SHARE_POLL_MS + MARGIN_MS);
+    await advance(SCREEN_SHARE_POLL_MS + CLOCK_MARGIN_MS);
     expect(viewCalls).toBe(2);
     const toasts = screen.getAllByTestId('toast');
     expect(toasts.map((toast) => toast.textContent)).toEqual([MESSAGES['navigator.screenshot.error']]);
     expect(screen.getByText('Bank statements')).toBeTruthy();
 
-    await advance(SCREEN_SHARE_POLL_AFTER_FAILURE_MS - 2 * MARGIN_MS);
+    await advance(SCREEN_SHARE_POLL_AFTER_FAILURE_MS - 2 * CLOCK_MARGIN_MS);
     expect(viewCalls).toBe(2);
-    await advance(2 * MARGIN_MS);
+    await advance(2 * CLOCK_MARGIN_MS);
     expect(viewCalls).toBe(3);
     // The second failure of the same series does not repeat the warning.
     expect(screen.getAllByTestId('toast')).toHaveLength(1);
@@ -227,7 +209,7 @@ describe('screen-share view contents', () => {
     fireEvent.load(live.querySelector('img')!);
     expect(live.querySelector('img[data-state="shown"]')?.getAttribute('src')).toContain('/step/20/');
 
-    await advance(SCREEN_SHARE_POLL_MS + MARGIN_MS);
+    await advance(SCREEN_SHARE_POLL_MS + CLOCK_MARGIN_MS);
     expect(live.querySelector('img[data-state="shown"]')?.getAttribute('src')).toContain('/step/20/');
     const loading = live.querySelector('img[data-state="loading"]')!;
     expect(loading.getAttribute('src')).toContain('/step/30/');

@@ -54,7 +54,7 @@ function renderPage() {
       <Toaster />
     </QueryClientProvider>,
   );
-  return userEvent.setup({ applyAccept: false });
+  return userEvent.setup({ delay: null, applyAccept: false });
 }
 
 const result = (name: string) =>

@@ -64,66 +64,59 @@ function setup() {
 
 const selection = () => screen.getByTestId('table-selection').textContent;
 
-// Each test walks a whole picking session through MUI menus: more than the default 15 s on a busy machine.
-const LONG_FLOW = { timeout: 40_000 };
-
 describe('GetTablePanel', () => {
-  it(
-    'picks the table, a row and typed columns, then finishes with relative selectors',
-    LONG_FLOW,
-    async () => {
-      const { user, props, pick } = setup();
-      pick(5);
-      expect(selection()).toContain(`${ROW1} > td:nth-of-type(1)`);
-      await user.click(screen.getByRole('button', { name: 'Up' }));
-      await user.click(screen.getByRole('button', { name: 'Up' }));
-      await user.click(screen.getByRole('button', { name: 'Up' }));
-      expect(selection()).toContain('table · #orders');
-      expect(props.onHighlight).toHaveBeenLastCalledWith('2');
-      await user.click(screen.getByRole('button', { name: 'Down' }));
-      expect(selection()).toContain('tbody');
-      await user.click(screen.getByRole('button', { name: 'Up' }));
-      await user.click(screen.getByRole('button', { name: 'Next' }));
+  it('picks the table, a row and typed columns, then finishes with relative selectors', async () => {
+    const { user, props, pick } = setup();
+    pick(5);
+    expect(selection()).toContain(`${ROW1} > td:nth-of-type(1)`);
+    await user.click(screen.getByRole('button', { name: 'Up' }));
+    await user.click(screen.getByRole('button', { name: 'Up' }));
+    await user.click(screen.getByRole('button', { name: 'Up' }));
+    expect(selection()).toContain('table · #orders');
+    expect(props.onHighlight).toHaveBeenLastCalledWith('2');
+    await user.click(screen.getByRole('button', { name: 'Down' }));
+    expect(selection()).toContain('tbody');
+    await user.click(screen.getByRole('button', { name: 'Up' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
 
-      // ROW: the table pick belongs to the previous stage.
-      expect(selection()).toBe('Nothing selected yet.');
-      pick(12);
-      await user.click(screen.getByRole('button', { name: 'Next' }));
-      expect(screen.getByText('Pick an element inside the table.')).toBeTruthy();
-      pick(4);
-      await user.click(screen.getByRole('button', { name: 'Next' }));
+    // ROW: the table pick belongs to the previous stage.
+    expect(selection()).toBe('Nothing selected yet.');
+    pick(12);
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByText('Pick an element inside the table.')).toBeTruthy();
+    pick(4);
+    await user.click(screen.getByRole('button', { name: 'Next' }));
 
-      // COLUMN
-      pick(5);
-      await user.click(screen.getByRole('button', { name: 'Add column' }));
-      expect(screen.getByText('Required')).toBeTruthy();
-      await user.type(screen.getByLabelText(/^Column label/), 'Order{Enter}');
-      pick(6);
-      await user.click(screen.getByLabelText(/^Column type/));
-      await user.click(within(screen.getByRole('listbox')).getByText('File'));
-      await user.type(screen.getByLabelText(/^Column label/), 'Invoice{Enter}');
+    // COLUMN
+    pick(5);
+    await user.click(screen.getByRole('button', { name: 'Add column' }));
+    expect(screen.getByText('Required')).toBeTruthy();
+    await user.type(screen.getByLabelText(/^Column label/), 'Order{Enter}');
+    pick(6);
+    await user.click(screen.getByLabelText(/^Column type/));
+    await user.click(within(screen.getByRole('listbox')).getByText('File'));
+    await user.type(screen.getByLabelText(/^Column label/), 'Invoice{Enter}');
 
-      const preview = screen.getByRole('table', { name: 'Preview of the first rows' });
-      const rows = within(preview)
-        .getAllByRole('row')
-        .map((row) => row.textContent);
-      expect(rows).toEqual(['OrderInvoice', 'Order 1invoice-1.pdf', 'Order 2invoice-2.pdf']);
+    const preview = screen.getByRole('table', { name: 'Preview of the first rows' });
+    const rows = within(preview)
+      .getAllByRole('row')
+      .map((row) => row.textContent);
+    expect(rows).toEqual(['OrderInvoice', 'Order 1invoice-1.pdf', 'Order 2invoice-2.pdf']);
 
-      await user.click(screen.getByRole('button', { name: 'Finish' }));
-      expect(props.onConfirm).toHaveBeenCalledWith({
-        name: 'Orders',
-        tableSelector: '#orders',
-        rowSelector: 'tbody > tr',
-        columns: [
-          { label: 'Order', selector: 'td:nth-of-type(1)', type: 'TEXT' },
-          { label: 'Invoice', selector: 'td:nth-of-type(2)', type: 'FILE' },
-        ],
-        maxPages: 1,
-      });
-    },
-  );
+    await user.click(screen.getByRole('button', { name: 'Finish' }));
+    expect(props.onConfirm).toHaveBeenCalledWith({
+      name: 'Orders',
+      tableSelector: '#orders',
+      rowSelector: 'tbody > tr',
+      columns: [
+        { label: 'Order', selector: 'td:nth-of-type(1)', type: 'TEXT' },
+        { label: 'Invoice', selector: 'td:nth-of-type(2)', type: 'FILE' },
+      ],
+      maxPages: 1,
+    });
+  });
 
-  it('refuses a File column on an element without a link, and removes columns', LONG_FLOW, async () => {
+  it('refuses a File column on an element without a link, and removes columns', async () => {
     const { user, props, pick } = setup();
     pick(2);
     await user.click(screen.getByRole('button', { name: 'Next' }));
@@ -148,7 +141,7 @@ describe('GetTablePanel', () => {
     expect(props.onConfirm).not.toHaveBeenCalled();
   });
 
-  it('follows a next-page button outside the row, up to the pages given', LONG_FLOW, async () => {
+  it('follows a next-page button outside the row, up to the pages given', async () => {
     const { user, props, pick } = setup();
     pick(2);
     await user.click(screen.getByRole('button', { name: 'Next' }));
