@@ -228,6 +228,31 @@ test('a validation that fails marks the failing card ERROR with the server messa
   await expect(page.getByTestId('builder')).toHaveAttribute('data-builder-state', 'NONE');
 });
 
+test('a click whose page asks confirm() that no step answers shows the page’s question, and adds no card', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const user = await signIn(page, 'builder-e2e-confirm');
+  const token = user.accessToken;
+  const id = await startItem(token, 'EXTRACTOR', 'Places an order');
+  await page.goto(`/extractor?id=${id}`);
+  await expect(page.getByRole('heading', { name: 'Places an order' })).toBeVisible();
+  await chooseAction(page, 'Navigate');
+  await dialog(page).getByLabel('URL').fill(`${site.url}/pages/order.html`);
+  await confirm(page, 10);
+
+  // The submit asks confirm('Place order?'): dismissed, nothing was ordered, and the step says so.
+  await pickAndOpen(page, token, 'EXTRACTOR', 'Click', '#place-order');
+  await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+  const error = page.getByRole('dialog', { name: 'Error' });
+  await expect(error).toBeVisible({ timeout: 60_000 });
+  await expect(error).toContainText(
+    "Unexpected Alert Open (100026): The page asked: 'Place order?' — no answer was recorded",
+  );
+  await error.getByRole('button', { name: 'OK' }).click();
+  await expect(card(page, 20)).toHaveCount(0);
+});
+
 test('a navigator is recorded by clicking and typing on the live page', async ({ page }) => {
   test.setTimeout(180_000);
   const user = await signIn(page, 'builder-e2e-nav');

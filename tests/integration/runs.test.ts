@@ -321,6 +321,25 @@ describe('running an extractor (GET /extractor/execute/:id) in the worker', () =
     expect(listed).toMatchObject({ status: 'ERROR', errorMessage: message });
   });
 
+  it('fails a run whose submit asked confirm() that no step answers, with the page’s question, never SUCCESS', async () => {
+    const extractorId = await insertExtractor(owner, 'Places an order', [
+      { sequence: 10, type: 'NAVIGATE', textValue: `${site.url}/pages/order.html` },
+      { sequence: 20, type: 'CLICK', selectorValue: '#place-order' },
+      { sequence: 30, type: 'GET_TEXT', selectorValue: '#order-result' },
+    ]);
+    const run = await waitForRun(owner, await execute(owner, extractorId));
+    expect(run).toMatchObject({
+      status: 'ERROR',
+      errorCode: 100026,
+      errorSequence: 20,
+      errorMessage: "The page asked: 'Place order?' — no answer was recorded",
+    });
+    expect(run.steps.map((s) => [s.sequence, s.errorMessage])).toEqual([
+      [10, null],
+      [20, "The page asked: 'Place order?' — no answer was recorded"],
+    ]);
+  });
+
   it('keeps a flow inside the navigation policy: no metadata address, no WebSocket to a refused host', async () => {
     // 127.0.0.2 is loopback too, but not one of the test stack's allowed hosts. A WebSocket is not
     // seen by the route guard; the worker's egress proxy refuses it where the connection is made.

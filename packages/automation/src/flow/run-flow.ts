@@ -23,6 +23,7 @@ import { watchNavigations } from '../safety/navigation-watch.js';
 import { AutomationError } from './automation-error.js';
 import { watchBrowserLoss } from './browser-loss.js';
 import { AUTOMATION_CODES, classifyError } from './classify-error.js';
+import { watchDialogs } from './dialog-watch.js';
 import {
   type ActionLimits,
   DEFAULT_LIMITS,
@@ -144,6 +145,7 @@ export async function runFlow(
   const total = ordered.length;
   const navigations = watchNavigations(page, navigationPolicy);
   const browserLoss = watchBrowserLoss(page);
+  const dialogs = watchDialogs(page);
   // Step pictures come from the frames Chromium paints (docs/performance.md): held for the flow.
   const frames = capturePageScreenshots || captureElementScreenshots ? pageFrames(page) : undefined;
   const releaseFrames = frames?.hold();
@@ -152,6 +154,7 @@ export async function runFlow(
   } finally {
     navigations.stop();
     browserLoss.stop();
+    dialogs.stop();
     await releaseFrames?.();
   }
 
@@ -220,6 +223,9 @@ export async function runFlow(
         ]);
         const refusal = await navigations.takeRefusal();
         if (refusal) throw refusal;
+        // A confirm() or alert() the step raised was dismissed: whatever it guarded did not happen.
+        const unanswered = dialogs.takeUnanswered(action.sequence);
+        if (unanswered) throw unanswered;
         assertValueWithinLimit(outcome.value, limits.stepValueMaxBytes);
         if (outcome.conditionHeld === false && action.type.startsWith('IF_'))
           nextIndex = jumpIndex(ordered, action);
@@ -227,8 +233,11 @@ export async function runFlow(
         // What ended the step may only be a symptom: a killed browser makes a locator find
         // nothing, a refused redirect makes a proxy error page fail to load.
         const refusal = await navigations.takeRefusal();
+        // A dialog the step raised (and that was dismissed) is why the page did not go on.
         const classified =
-          browserLoss.error(action.sequence) ?? classifyError(refusal ?? error, action.sequence);
+          browserLoss.error(action.sequence) ??
+          dialogs.takeUnanswered(action.sequence) ??
+          classifyError(refusal ?? error, action.sequence);
         record({
           sequence: action.sequence,
           type: action.type,
