@@ -687,6 +687,39 @@ describe('the action builder (record, validate, save, run)', () => {
   });
 });
 
+describe('an insertor’s builder', () => {
+  const INSERTOR = { extractorType: 'INSERTOR' } as const;
+
+  it('words its answers for an insertor, not an extractor, and keeps an action’s 1024-character label', async () => {
+    const operator = await signUp('builder-insertor');
+    await api()
+      .post('/api/extractor/start')
+      .set(bearer(operator.token))
+      .send({ name: 'Order form', description: 'places orders', extractorType: 'INSERTOR' })
+      .expect(201);
+    const addToInsertor = (body: AddActionInput) =>
+      api().post('/api/extractor/').query(INSERTOR).set(bearer(operator.token)).send(body).expect(200);
+    await addToInsertor({ type: 'NAVIGATE', textValue: `${site.url}/pages/order.html` });
+    const label = 'Waits for the shop. '.repeat(52).slice(0, 1024);
+    await addToInsertor({ type: 'WAIT', textValue: '0', label });
+    const current = (
+      await api().get('/api/extractor/current').query(INSERTOR).set(bearer(operator.token)).expect(200)
+    ).body as BuilderView;
+    expect(current.actions.find((action) => action.sequence === 20)?.label).toBe(label);
+
+    const early = await api().put('/api/extractor/edit').query(INSERTOR).set(bearer(operator.token)).send({});
+    expect(early.status).toBe(400);
+    expect(early.body.message).toBe(MESSAGES['insertor.must.validate']);
+    const removed = await api()
+      .delete('/api/extractor/action')
+      .query({ ...INSERTOR, sequence: 20 })
+      .set(bearer(operator.token))
+      .expect(200);
+    expect(removed.body.message).toBe(MESSAGES['insertor.action.deleted']);
+    await api().get('/api/extractor/end').query(INSERTOR).set(bearer(operator.token)).expect(200);
+  }, 90_000);
+});
+
 describe('a navigator recorded live and watched through its screen-share link', () => {
   it('records each step for the viewer, and ends the share when the builder closes', async () => {
     const NAVIGATOR = { extractorType: 'NAVIGATOR' } as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  ACTION_LABEL_MAX_LENGTH,
   actionOptionsSchema,
   dateMaskSchema,
   fallbackLocatorSchema,
@@ -170,7 +171,7 @@ export function toFlowAction(row: StoredAction, userId: string, secrets: SecretB
   return {
     sequence: row.sequence,
     type: row.type,
-    ...(row.label ? { label: row.label.slice(0, 128) } : {}),
+    ...(row.label ? { label: row.label.slice(0, ACTION_LABEL_MAX_LENGTH) } : {}),
     ...(target ? { target } : {}),
     options,
   };

@@ -5,6 +5,8 @@ export const NAME_MAX_LENGTH = 128;
 export const DESCRIPTION_MAX_LENGTH = 1024;
 export const VIEWER_EMAIL_MAX_LENGTH = 255;
 export const TEXT_FIELD_MAX_LENGTH = 1024;
+/** An action's label is one of the spec's text fields (max 1024), not a name. */
+export const ACTION_LABEL_MAX_LENGTH = TEXT_FIELD_MAX_LENGTH;
 export const EMAIL_MAX_LENGTH = 255;
 export const PERSON_NAME_MAX_LENGTH = 128;
 

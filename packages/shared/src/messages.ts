@@ -129,6 +129,7 @@ export const MESSAGES = {
   'insertor.normalized.error': 'The page elements could not be read.',
   'insertor.resequence.error': 'The insertor actions could not be re-sequenced.',
   'insertor.must.validate': 'Validate the insertor before saving it.',
+  'insertor.action.deleted': 'Action removed; validate the insertor again before saving it.',
   'insertor.execute.error': 'The insertor action could not be executed.',
   'insertor.finish.error': 'The insertor builder could not be closed.',
   'insertor.validate.success': 'Insertor validation finished successfully',

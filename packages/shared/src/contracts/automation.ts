@@ -1,5 +1,10 @@
 import * as z from './zod.js';
-import { ACTION_TIMEOUT_MAX_MS, NUMBER_MASK_AFFIX_MAX_LENGTH, TEXT_FIELD_MAX_LENGTH } from '../constants.js';
+import {
+  ACTION_LABEL_MAX_LENGTH,
+  ACTION_TIMEOUT_MAX_MS,
+  NUMBER_MASK_AFFIX_MAX_LENGTH,
+  TEXT_FIELD_MAX_LENGTH,
+} from '../constants.js';
 import {
   ACTION_TYPES,
   ASK_MULTI_STEP_PHASES,
@@ -171,7 +176,7 @@ export type ActionOptions = z.infer<typeof actionOptionsSchema>;
 export const flowActionSchema = z.object({
   sequence: z.number().int().min(0),
   type: z.enum(ACTION_TYPES),
-  label: z.string().max(128).optional(),
+  label: z.string().max(ACTION_LABEL_MAX_LENGTH).optional(),
   target: elementTargetSchema.optional(),
   options: actionOptionsSchema.default({}),
 });

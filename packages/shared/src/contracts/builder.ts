@@ -1,5 +1,5 @@
 import * as z from './zod.js';
-import { TEXT_FIELD_MAX_LENGTH } from '../constants.js';
+import { ACTION_LABEL_MAX_LENGTH, TEXT_FIELD_MAX_LENGTH } from '../constants.js';
 import { ACTION_TYPES, ACTION_VALIDATIONS, EXTRACTOR_TYPES } from '../enums.js';
 import {
   actionOptionsSchema,
@@ -138,7 +138,7 @@ export const builderViewSchema = z.object({
 export type BuilderView = z.infer<typeof builderViewSchema>;
 
 const actionFields = {
-  label: z.string().trim().max(128).optional(),
+  label: z.string().trim().max(ACTION_LABEL_MAX_LENGTH).optional(),
   target: elementTargetSchema.optional(),
   options: actionOptionsSchema.optional(),
   /** NAVIGATE's URL, TYPE_TEXT's text, RAISE_ERROR's message, WAIT's seconds, an ask's question. */

@@ -35,6 +35,17 @@ export interface BuilderServiceDeps {
 }
 
 export const isNavigator = (type: ExtractorType) => type === 'NAVIGATOR' || type === 'FENGINE_NAVIGATOR';
+const isInsertor = (type: ExtractorType) => type === 'INSERTOR' || type === 'FENGINE_INSERTOR';
+
+/** The answer to a deleted action, worded for the item's kind (an insertor is not an extractor). */
+export function actionDeletedMessage(type: ExtractorType): string {
+  if (isNavigator(type)) return MESSAGES['navigator.action.deleted'];
+  return MESSAGES[isInsertor(type) ? 'insertor.action.deleted' : 'extractor.action.deleted'];
+}
+
+/** Why a save was refused before every action validated, worded for the item's kind. */
+export const mustValidateMessage = (type: ExtractorType): string =>
+  MESSAGES[isInsertor(type) ? 'insertor.must.validate' : 'extractor.must.validate'];
 
 export function automationText(failure: SessionFailure): string {
   const name = failure.code ? (AUTOMATION_ERRORS[failure.code] ?? failure.name) : failure.name;

@@ -22,6 +22,7 @@ import {
 } from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
 import {
+  actionDeletedMessage,
   automationText,
   bySequence,
   viewOf,
@@ -234,7 +235,7 @@ export function createDraftEditing(deps: BuilderServiceDeps, core: BuilderCore) 
         await store.dropImage(userId, action.id, 'page');
         await store.dropImage(userId, action.id, 'element');
         await store.put(userId, record);
-        return MESSAGES['extractor.action.deleted'];
+        return actionDeletedMessage(type);
       });
     },
 

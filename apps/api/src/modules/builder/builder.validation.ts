@@ -17,6 +17,7 @@ import {
   bySequence,
   draftOf,
   isNavigator,
+  mustValidateMessage,
   type BuilderCore,
   type BuilderServiceDeps,
 } from './builder.core.js';
@@ -176,7 +177,7 @@ export function createValidateAndSave(deps: BuilderServiceDeps, core: BuilderCor
           !isNavigator(type) &&
           (ordered.length === 0 || ordered.some((action) => action.validation !== 'SUCCESS'))
         )
-          throw AppError.validation(MESSAGES['extractor.must.validate']);
+          throw AppError.validation(mustValidateMessage(type));
         const toSave: ActionToSave[] = [];
         for (const action of ordered) {
           const pageImage = action.hasDraftPageScreenshot

@@ -43,7 +43,7 @@ export const BUILDER_TEXTS = {
     validateSuccess: 'insertor.validate.success',
     saveSuccess: 'insertor.save.success',
     saveError: 'insertor.save.error',
-    actionDeleted: 'extractor.action.deleted',
+    actionDeleted: 'insertor.action.deleted',
   },
   navigator: {
     reloadError: 'navigator.reload.error',

@@ -3,6 +3,7 @@ import { Alert, Box, Checkbox, FormControlLabel, MenuItem, TextField, Typography
 import { useTranslation } from 'react-i18next';
 import {
   ASK_ACTION_TYPES,
+  ACTION_LABEL_MAX_LENGTH,
   ACTION_TIMEOUT_MAX_MS,
   ELEMENT_ACTION_TYPES,
   IF_ELEMENT_ACTION_TYPES,
@@ -581,7 +582,7 @@ function OpenActionDialog(props: ActionDialogProps) {
           label={t('dialogs.field.label')}
           value={form.label}
           autoFocus={firstField === 'label'}
-          onChange={(event) => set('label', event.target.value.slice(0, 128))}
+          onChange={(event) => set('label', event.target.value.slice(0, ACTION_LABEL_MAX_LENGTH))}
         />
       </Box>
     </DialogFrame>
