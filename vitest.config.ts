@@ -9,6 +9,9 @@ import { defineConfig } from 'vitest/config';
  */
 const maxWorkers = Number(process.env.PW_TEST_MAX_WORKERS) || availableParallelism() + 1;
 
+/** Unit files that assert when Chromium paints (see the 'unit-alone' project). */
+const PAINT_TIMING_FILES = ['packages/automation/src/page/frame-pictures.test.ts'];
+
 export default defineConfig({
   test: {
     maxWorkers,
@@ -21,8 +24,22 @@ export default defineConfig({
             'apps/*/src/**/*.test.ts',
             'tests/architecture/**/*.test.ts',
           ],
+          exclude: PAINT_TIMING_FILES,
           environment: 'node',
           // Several files drive real Chromium at once on a 2-core machine.
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        // What a step's picture shows depends on when Chromium's frames arrive, within a bound
+        // learnt from the page (page-frames.ts): these files run alone, after the others, so the
+        // suite's own files do not slow the frames down (docs/testing.md).
+        test: {
+          name: 'unit-alone',
+          include: PAINT_TIMING_FILES,
+          maxWorkers: 1,
+          environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

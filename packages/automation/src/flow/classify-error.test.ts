@@ -29,6 +29,10 @@ async function codeOf(run: () => Promise<unknown>, sequence?: number): Promise<A
   throw new Error('expected a failure');
 }
 
+/** A net for calls that fail at their first look; and room for a retried one to find its element. */
+const LOOK = 20_000;
+const RETRY = 1_500;
+
 describe('classifyError on real Playwright failures', () => {
   it('maps locator failures', async () => {
     const missing = await codeOf(() => page.locator('#nothing').click({ timeout: 200 }), 40);
@@ -38,13 +42,16 @@ describe('classifyError on real Playwright failures', () => {
     expect(missing.originalMessage).toBe('locator.click: Timeout 200ms exceeded.');
     expect(missing.details).toContain("waiting for locator('#nothing')");
     expect(missing.details).not.toContain('\u001b[');
-    expect((await codeOf(() => page.locator('button').click({ timeout: 200 }))).code).toBe(100032);
-    expect((await codeOf(() => page.locator('css=##a[').click({ timeout: 200 }))).code).toBe(100032);
-    expect((await codeOf(() => page.locator('xpath=//[@').click({ timeout: 200 }))).code).toBe(100051);
-    expect((await codeOf(() => page.locator('#hidden').click({ timeout: 300 }))).code).toBe(100011);
-    expect((await codeOf(() => page.locator('#off').click({ timeout: 300 }))).code).toBe(100012);
-    expect((await codeOf(() => page.locator('#a').fill('x', { timeout: 300 }))).code).toBe(100012);
-    expect((await codeOf(() => page.locator('#covered').click({ timeout: 600 }))).code).toBe(100064);
+    // These fail on the first look at the element; the timeout is only a net. A short one could
+    // run out on a busy machine before Playwright has looked once, and read as No Such Element.
+    expect((await codeOf(() => page.locator('button').click({ timeout: LOOK }))).code).toBe(100032);
+    expect((await codeOf(() => page.locator('css=##a[').click({ timeout: LOOK }))).code).toBe(100032);
+    expect((await codeOf(() => page.locator('xpath=//[@').click({ timeout: LOOK }))).code).toBe(100051);
+    expect((await codeOf(() => page.locator('#a').fill('x', { timeout: LOOK }))).code).toBe(100012);
+    // These retry until the timeout, which must leave room for the element to be found first.
+    expect((await codeOf(() => page.locator('#hidden').click({ timeout: RETRY }))).code).toBe(100011);
+    expect((await codeOf(() => page.locator('#off').click({ timeout: RETRY }))).code).toBe(100012);
+    expect((await codeOf(() => page.locator('#covered').click({ timeout: RETRY }))).code).toBe(100064);
   });
 
   it('maps page script, network and session failures', async () => {
@@ -60,10 +67,10 @@ describe('classifyError on real Playwright failures', () => {
   it('shows the operator the message without call log or stack frames, and keeps them as details', async () => {
     const own = await browser.newPage();
     await own.setContent('<button id="off" disabled>d</button>');
-    const timedOut = await codeOf(() => own.locator('#off').click({ timeout: 1000 }), 20);
+    const timedOut = await codeOf(() => own.locator('#off').click({ timeout: RETRY }), 20);
     expect(timedOut.code).toBe(100012);
-    expect(timedOut.originalMessage).toBe('locator.click: Timeout 1000ms exceeded.');
-    expect(timedOut.message).toBe('Invalid Element State: locator.click: Timeout 1000ms exceeded.');
+    expect(timedOut.originalMessage).toBe(`locator.click: Timeout ${RETRY}ms exceeded.`);
+    expect(timedOut.message).toBe(`Invalid Element State: locator.click: Timeout ${RETRY}ms exceeded.`);
     expect(timedOut.details).toContain('Call log:');
     expect(timedOut.details).toContain('element is not enabled');
     expect(timedOut.details).toMatch(/\n\s+at /u);
