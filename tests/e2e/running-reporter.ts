@@ -26,10 +26,9 @@ export default class RunningTestsReporter implements Reporter {
 
   private write() {
     if (!this.file) return;
-    const now = Date.now();
     const lines = [...this.running].map(
       ([test, since]) =>
-        `${path.relative(process.cwd(), test.location.file)} › ${test.titlePath().filter(Boolean).slice(1).join(' › ')} (for ${Math.round((now - since) / 1000)} s)`,
+        `${path.relative(process.cwd(), test.location.file)} › ${test.titlePath().filter(Boolean).slice(1).join(' › ')} (started ${new Date(since).toISOString().slice(11, 19)} UTC)`,
     );
     writeFileSync(this.file, lines.length ? `${lines.join('\n')}\n` : '');
   }

@@ -2,6 +2,9 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 
+/** The time of day (UTC) a test or file started: the list is read when the cap fires, later. */
+const clockTime = (at: number) => new Date(at).toISOString().slice(11, 19);
+
 /**
  * Keeps a file listing what Vitest is running right now (PW_RUNNING_TESTS_FILE): the files under
  * way and the tests inside them. When the suite's safety cap stops a hung run, the summary reads it
@@ -41,14 +44,13 @@ export default class RunningTestsReporter implements Reporter {
 
   private write() {
     if (!this.file) return;
-    const now = Date.now();
     const busy = new Set([...this.tests.values()].map((test) => test.module));
     const lines = [
-      ...[...this.tests].map(([name, { since }]) => `${name} (for ${Math.round((now - since) / 1000)} s)`),
+      ...[...this.tests].map(([name, { since }]) => `${name} (started ${clockTime(since)} UTC)`),
       // A file with no test under way is loading, or in a beforeAll/afterAll hook.
       ...[...this.modules]
         .filter(([name]) => !busy.has(name))
-        .map(([name, since]) => `${name}, outside its tests (for ${Math.round((now - since) / 1000)} s)`),
+        .map(([name, since]) => `${name}, outside its tests (started ${clockTime(since)} UTC)`),
     ];
     writeFileSync(this.file, lines.length ? `${lines.join('\n')}\n` : '');
   }
