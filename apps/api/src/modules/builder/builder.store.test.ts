@@ -118,12 +118,14 @@ describe('the builder lock', () => {
   });
 
   it('keeps a lock for long work, renewing it while the work runs', async () => {
-    const shortLocks = createBuilderStore(redis, prefix, { lockTtlMs: 150 });
+    // Renewed every third of the TTL: only an event loop stalled for two thirds of it (1 s) would
+    // lose the lock; 150 ms did on a busy machine. The work outlasts the TTL.
+    const shortLocks = createBuilderStore(redis, prefix, { lockTtlMs: 1_500 });
     const isLost = await shortLocks.withLock(
       userId,
       'EXTRACTOR',
       async (lock) => {
-        await new Promise((resolve) => setTimeout(resolve, 600));
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
         expect(await redis.pttl(lockKey)).toBeGreaterThan(0);
         return lock.signal.aborted;
       },
