@@ -228,10 +228,10 @@ test('a validation that fails marks the failing card ERROR with the server messa
   await expect(page.getByTestId('builder')).toHaveAttribute('data-builder-state', 'NONE');
 });
 
-test('a click whose page asks confirm() that no step answers shows the page’s question, and adds no card', async ({
+test('a dialog the page opens is answered over the page view, recorded after its step and given on every run', async ({
   page,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000);
   const user = await signIn(page, 'builder-e2e-confirm');
   const token = user.accessToken;
   const id = await startItem(token, 'EXTRACTOR', 'Places an order');
@@ -241,16 +241,69 @@ test('a click whose page asks confirm() that no step answers shows the page’s 
   await dialog(page).getByLabel('URL').fill(`${site.url}/pages/order.html`);
   await confirm(page, 10);
 
-  // The submit asks confirm('Place order?'): dismissed, nothing was ordered, and the step says so.
+  // The submit asks confirm('Place order?'): the builder shows it, the operator says OK.
   await pickAndOpen(page, token, 'EXTRACTOR', 'Click', '#place-order');
   await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+  const asked = page.getByRole('dialog', { name: 'The page asks' });
+  await expect(asked).toBeVisible({ timeout: 60_000 });
+  await expect(asked).toContainText('Place order?');
+  await asked.getByRole('button', { name: 'OK' }).click();
+  await expect(card(page, 20)).toBeVisible({ timeout: 30_000 });
+  await expect(card(page, 21)).toContainText('Answer dialog');
+  await expect(card(page, 21)).toContainText('The page asked "Place order?" → OK');
+
+  await pickAndOpen(page, token, 'EXTRACTOR', 'Get text', '#order-result');
+  await dialog(page).getByLabel('Label').fill('Result');
+  await confirm(page, 30);
+
+  // A prompt(): the answer is typed over the page view and recorded with the text.
+  await pickAndOpen(page, token, 'EXTRACTOR', 'Click', '#rename-item');
+  await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+  const prompt = page.getByRole('dialog', { name: 'The page asks for an answer' });
+  await expect(prompt).toBeVisible({ timeout: 60_000 });
+  await expect(prompt.getByLabel('Answer')).toHaveValue('Widget');
+  await prompt.getByLabel('Answer').fill('Gizmo');
+  await prompt.getByRole('button', { name: 'OK' }).click();
+  await expect(card(page, 41)).toContainText('The page asked "New name?" → "Gizmo"');
+
+  // A run from a fresh page gives both recorded answers.
+  await page.getByRole('button', { name: 'Validate' }).click();
+  await expect(page.getByText(MESSAGES['extractor.validate.success'])).toBeVisible({ timeout: 120_000 });
+  for (const sequence of [10, 20, 21, 30, 40, 41])
+    await expect(card(page, sequence)).toHaveAttribute('data-validation', 'SUCCESS');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(MESSAGES['extractor.save.success'])).toBeVisible();
+  await page.getByTestId('builder').getByRole('button', { name: 'Close', exact: true }).click();
+
+  const flow = page
+    .getByTestId('panel-extractors')
+    .getByRole('listitem', { name: 'Places an order', exact: true });
+  await flow.getByRole('button', { name: 'More actions for Places an order' }).click();
+  await page.getByRole('menuitem', { name: 'Execute' }).click();
+  await expect(flow).toHaveAttribute('data-status', 'SUCCESS', { timeout: 120_000 });
+  await flow.getByRole('button', { name: 'Results of the last run of Places an order' }).click();
+  const results = page.getByRole('dialog', { name: /Run results: Places an order/ });
+  const step = (name: string) => results.getByRole('listitem', { name, exact: true });
+  // The order was placed (OK was given), and the dialog's text is a value like any read.
+  await expect(step('Step 21: Answer dialog')).toContainText('Place order?');
+  await expect(step('Step 30: Get text')).toContainText('Order placed: Widget');
+  await results.getByRole('button', { name: 'Close' }).click();
+
+  // Without its answer the click fails with the page's question, never SUCCESS.
+  await flow.getByRole('button', { name: 'More actions for Places an order' }).click();
+  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  await expect(card(page, 21)).toBeVisible();
+  await page.getByRole('button', { name: 'Actions of step 21' }).click();
+  await page.getByRole('menuitem', { name: 'Remove' }).click();
+  await expect(card(page, 21)).toHaveCount(0);
+  await page.getByRole('button', { name: 'Validate' }).click();
   const error = page.getByRole('dialog', { name: 'Error' });
-  await expect(error).toBeVisible({ timeout: 60_000 });
+  await expect(error).toBeVisible({ timeout: 120_000 });
   await expect(error).toContainText(
     "Unexpected Alert Open (100026): The page asked: 'Place order?' — no answer was recorded",
   );
   await error.getByRole('button', { name: 'OK' }).click();
-  await expect(card(page, 20)).toHaveCount(0);
+  await expect(card(page, 20)).toHaveAttribute('data-validation', 'ERROR');
 });
 
 test('a navigator is recorded by clicking and typing on the live page', async ({ page }) => {

@@ -485,6 +485,62 @@ describe('the action builder (record, validate, save, run)', () => {
     await api().get('/api/extractor/current').query(EXTRACTOR).set(bearer(owner.token)).expect(404);
   });
 
+  it('records the operator’s answer to a dialog the page asks as an Answer dialog action bound to its step', async () => {
+    await startBuilder(owner, 'Order flow');
+    await added(owner, { type: 'NAVIGATE', textValue: `${site.url}/pages/order.html` });
+    const answerDialog = (user: User, body: unknown) =>
+      api().post('/api/extractor/dialog').query(EXTRACTOR).set(bearer(user.token)).send(body);
+    // Nothing to answer before a step opens a dialog.
+    await answerDialog(owner, { accept: true }).expect(409);
+
+    const click = add(owner, { type: 'CLICK', target: target('#place-order') }).then((response) => response);
+    // The click waits on the page's confirm() until its operator answers; nobody else can.
+    for (const deadline = Date.now() + 30_000; ;) {
+      await answerDialog(stranger, { accept: true }).expect(404);
+      const answered = await answerDialog(owner, { accept: true });
+      if (answered.status === 200) break;
+      expect(answered.status).toBe(409);
+      expect(Date.now()).toBeLessThan(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const clicked = await click;
+    expect(clicked.status, JSON.stringify(clicked.body)).toBe(200);
+    expect(clicked.body.dialogActions).toEqual([
+      expect.objectContaining({
+        sequence: 21,
+        type: 'ANSWER_DIALOG',
+        options: expect.objectContaining({
+          dialog: { type: 'confirm', message: 'Place order?', accept: true },
+        }),
+      }),
+    ]);
+    // OK was given to the page: the order went through.
+    const read = await add(owner, { type: 'GET_TEXT', target: target('#order-result') }).expect(200);
+    expect(read.body.value).toEqual({ kind: 'text', value: 'Order placed: Widget' });
+
+    // An answer is only recorded from the page, never added as an action of its own.
+    const direct = await add(owner, {
+      type: 'ANSWER_DIALOG',
+      options: { dialog: { type: 'confirm', message: 'Place order?', accept: true } },
+    }).expect(400);
+    expect(JSON.stringify(direct.body)).toContain(MESSAGES['dialog.answer.recorded']);
+
+    // Removing the click removes its answer with it.
+    await api()
+      .delete('/api/extractor/action')
+      .query({ ...EXTRACTOR, sequence: 20 })
+      .set(bearer(owner.token))
+      .expect(200);
+    const view = (
+      await api().get('/api/extractor/current').query(EXTRACTOR).set(bearer(owner.token)).expect(200)
+    ).body as BuilderView;
+    expect(view.actions.map((action) => [action.sequence, action.type])).toEqual([
+      [10, 'NAVIGATE'],
+      [30, 'GET_TEXT'],
+    ]);
+    await api().get('/api/extractor/end').query(EXTRACTOR).set(bearer(owner.token)).expect(200);
+  });
+
   it('marks the failing action ERROR with the automation error and the earlier ones SUCCESS', async () => {
     await startBuilder(owner, 'Failing flow');
     await added(owner, { type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` });

@@ -183,6 +183,7 @@ export function actionRuleError(
     return { field: 'type', message: MESSAGES['extractor.action.not.offered'] };
 
   if (isNew) {
+    if (input.type === 'ANSWER_DIALOG') return { field: 'type', message: MESSAGES['dialog.answer.recorded'] };
     if (others.length === 0 && input.type !== 'NAVIGATE')
       return { field: 'type', message: MESSAGES['extractor.first.action.navigate'] };
     if (
@@ -225,6 +226,9 @@ export function actionRuleError(
     case 'MOUSE_CLICK':
     case 'MOUSE_MOVE':
       if (!input.options.point) return required('options.point');
+      break;
+    case 'ANSWER_DIALOG':
+      if (!input.options.dialog) return required('options.dialog');
       break;
     case 'IF_CONDITION': {
       const condition = input.options.condition;

@@ -93,3 +93,8 @@ export const RELEASE_NOTES = [
 
 /** WAIT_UNTIL_*, CLICK_IF_* and IF_* wait at most this long for their element (options.timeoutMs). */
 export const ACTION_TIMEOUT_MAX_MS = 120_000;
+/**
+ * How long a page's JavaScript dialog waits for the operator's answer while recording (issue 22);
+ * then it is dismissed and the step fails. Shorter than the API's wait for the step (120 s).
+ */
+export const PAGE_DIALOG_ANSWER_TIMEOUT_MS = 90_000;

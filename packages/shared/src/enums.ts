@@ -60,6 +60,8 @@ export const EXTRACTOR_ACTION_TYPES = values(
   'ASK_QUESTION',
   'ASK_CAPTCHA',
   'ASK_RECAPTCHA',
+  /** The answer to a JavaScript dialog the step before it raised (recorded from the dialog). */
+  'ANSWER_DIALOG',
 );
 export const FENGINE_ACTION_TYPES = values(
   'ASK_F_ENGINE_USER',
@@ -86,8 +88,13 @@ export const INSERTOR_ACTION_TYPES: readonly ActionType[] = [
   'MOUSE_CLICK',
   'ASK_PASSWORD',
   'ASK_CODE',
+  'ANSWER_DIALOG',
   ...FENGINE_ACTION_TYPES,
 ];
+
+/** The JavaScript dialogs a page can open (Playwright's Dialog.type()). */
+export const PAGE_DIALOG_TYPES = values('alert', 'confirm', 'prompt', 'beforeunload');
+export type PageDialogType = (typeof PAGE_DIALOG_TYPES)[number];
 
 export const SELECTOR_TYPES = values('CSS', 'XPATH');
 export type SelectorType = (typeof SELECTOR_TYPES)[number];

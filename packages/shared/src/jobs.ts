@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
   dateMaskSchema,
+  dialogAnswerSchema,
+  pageDialogAnswerSchema,
   flowActionSchema,
   numberMaskSchema,
   pointSchema,
@@ -176,6 +178,8 @@ export const sessionCommandSchema = z.discriminatedUnion('command', [
     /** Navigators: also store the step in this run for the screen share. */
     recordToRunId: z.string().uuid().nullable(),
   }),
+  /** The operator's answer to the JavaScript dialog the session's page is showing. */
+  z.object({ command: z.literal('answerDialog'), ...sessionRef, answer: dialogAnswerSchema }),
   z.object({ command: z.literal('evaluatePoint'), ...sessionRef, point: pointSchema }),
   z.object({ command: z.literal('pageAreas'), ...sessionRef, reload: z.boolean() }),
   z.object({ command: z.literal('image'), ...sessionRef }),
@@ -225,6 +229,8 @@ export const executeResultSchema = z.object({
   timestamp: z.string(),
   pageScreenshot: z.string().nullable(),
   elementScreenshot: z.string().nullable(),
+  /** The dialogs the step raised, as the operator answered them (each becomes an ANSWER_DIALOG). */
+  dialogs: z.array(pageDialogAnswerSchema).default([]),
 });
 export type ExecuteResult = z.infer<typeof executeResultSchema>;
 

@@ -106,6 +106,8 @@ export const MESSAGES = {
   'extractor.first.action.navigate': 'The first action must be Navigate.',
   'extractor.action.deleted': 'Action removed; validate the extractor again before saving it.',
   'extractor.action.not.offered': 'This action is not offered in this builder.',
+  'dialog.answer.recorded':
+    'An answer to a dialog is recorded from the page: run the step that opens the dialog and answer it over the page view.',
   'extractor.must.validate': 'Validate the extractor before saving it.',
   'extractor.execute.error': 'The action could not be executed.',
   'extractor.finish.error': 'The builder could not be closed.',

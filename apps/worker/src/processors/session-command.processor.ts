@@ -17,11 +17,14 @@ import {
   ASK_MESSAGES,
   AUTOMATION_ERRORS,
   BUILDER_DRAFT_TTL_MS,
+  PAGE_DIALOG_ANSWER_TIMEOUT_MS,
   builderImageKey,
   publishLiveEvent,
   sessionCommandSchema,
+  type DialogAnswer,
   type ExecuteResult,
   type FlowAction,
+  type PageDialog,
   type SealedSecretJson,
   type SessionCommand,
   type SessionFailure,
@@ -93,6 +96,32 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
     return secret === undefined ? step : { ...step, options: { ...step.options, text: secret } };
   }
 
+  /**
+   * A dialog the live page opened while a step ran: shown over the operator's page view (a live
+   * event), answered by the `answerDialog` command. No answer in time dismisses it.
+   */
+  function askOperator(session: LiveSession, dialog: PageDialog): Promise<DialogAnswer | undefined> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => settle(undefined), PAGE_DIALOG_ANSWER_TIMEOUT_MS);
+      timer.unref();
+      const settle = (answer: DialogAnswer | undefined) => {
+        clearTimeout(timer);
+        if (session.pendingDialog?.answer === settle) session.pendingDialog = undefined;
+        resolve(answer);
+      };
+      session.pendingDialog?.answer(undefined);
+      session.pendingDialog = { dialog, answer: settle };
+      void publishLiveEvent(deps.redis, deps.keyPrefix, session.userId, {
+        type: 'page-dialog',
+        sessionId: session.id,
+        dialog,
+      }).catch((error: unknown) => {
+        log.warn({ err: error, sessionId: session.id }, 'could not show a page dialog');
+        settle(undefined);
+      });
+    });
+  }
+
   async function execute(
     session: LiveSession,
     command: Extract<SessionCommand, { command: 'execute' }>,
@@ -112,6 +141,7 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
           kept.push(file);
           return Promise.resolve();
         },
+        onDialog: (dialog) => askOperator(session, dialog),
       },
       {
         navigationPolicy: deps.navigationPolicy,
@@ -148,6 +178,7 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
       timestamp: record.timestamp,
       pageScreenshot: base64(record.pageScreenshot),
       elementScreenshot: base64(record.elementScreenshot),
+      dialogs: record.dialogs ?? [],
     };
   }
 
@@ -399,6 +430,11 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
           validation?.abort();
           if (validation) jobLog.info({ sessionId: session.id }, 'validation stopped');
           return { ok: true, stopped: validation !== undefined };
+        }
+        case 'answerDialog': {
+          const pending = session.pendingDialog;
+          pending?.answer(command.answer);
+          return { ok: true, answered: pending !== undefined };
         }
         case 'evaluatePoint': {
           const element = await elementAtPoint(session.page, command.point);

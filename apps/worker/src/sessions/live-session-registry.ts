@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
+import type { DialogAnswer, PageDialog } from '@pagewright/shared';
 import type { BrowserPool } from '../browser-pool.js';
 
 export interface LiveSession {
@@ -10,6 +11,8 @@ export interface LiveSession {
   lastActivityAt: number;
   /** Set while one long command (a validation) owns the page: the idle sweep leaves it alone. */
   isBusy: boolean;
+  /** The JavaScript dialog the page shows while a recorded step waits for the operator's answer. */
+  pendingDialog?: { dialog: PageDialog; answer: (answer: DialogAnswer | undefined) => void } | undefined;
 }
 
 export type SessionEndReason = 'closed' | 'idle' | 'lost';
@@ -37,6 +40,7 @@ export function createLiveSessionRegistry({
 
   function end(session: LiveSession, reason: SessionEndReason): void {
     if (!sessions.delete(session.id)) return;
+    session.pendingDialog?.answer(undefined);
     onSessionEnded?.(session, reason);
   }
 

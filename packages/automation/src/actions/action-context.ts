@@ -3,6 +3,7 @@ import type { ElementTarget, FlowAction, StepValue } from '@pagewright/shared';
 import { locateElement } from '../page/locate-element.js';
 import { AutomationError } from '../flow/automation-error.js';
 import { AUTOMATION_CODES } from '../flow/classify-error.js';
+import type { DialogWatch } from '../flow/dialog-watch.js';
 import type { ActionLimits, FlowHooks } from '../flow/flow-types.js';
 import type { NavigationPolicy } from '../safety/navigation-guard.js';
 
@@ -22,6 +23,8 @@ export interface ActionContext {
   egressProxyUrl?: string | undefined;
   /** The whole flow, so IF_CONDITION can read the source step's masks. */
   flow?: readonly FlowAction[];
+  /** The page's JavaScript dialogs: ANSWER_DIALOG reads the one its recorded answer was given to. */
+  dialogs?: DialogWatch;
 }
 
 export interface ActionOutcome {

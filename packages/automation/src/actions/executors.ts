@@ -1,6 +1,7 @@
 import type { ActionType } from '@pagewright/shared';
 import { EXTRACTOR_ACTION_TYPES } from '@pagewright/shared';
 import type { ActionExecutor } from './action-context.js';
+import { answerDialog } from './answer-dialog.js';
 import { ask } from './ask.js';
 import {
   click,
@@ -79,6 +80,7 @@ export const ACTION_EXECUTORS: Readonly<Record<ExtractorActionType, ActionExecut
   ASK_QUESTION: ask,
   ASK_CAPTCHA: ask,
   ASK_RECAPTCHA: ask,
+  ANSWER_DIALOG: answerDialog,
 };
 
 export function executorFor(type: ActionType): ActionExecutor | undefined {

@@ -1,4 +1,11 @@
-import type { FlowAction, PageElementArea, StepValue } from '@pagewright/shared';
+import type {
+  DialogAnswer,
+  FlowAction,
+  PageDialog,
+  PageDialogAnswer,
+  PageElementArea,
+  StepValue,
+} from '@pagewright/shared';
 import type { AutomationError } from './automation-error.js';
 
 /** What the engine asks the operator during a run (ASK_* actions). */
@@ -46,6 +53,8 @@ export interface StepRecord {
   normalizedHtml?: string | undefined;
   durationMs: number;
   error?: AutomationError | undefined;
+  /** Dialogs the step raised that the operator answered (recording), in the order they opened. */
+  dialogs?: PageDialogAnswer[] | undefined;
 }
 
 export interface FlowHooks {
@@ -54,6 +63,11 @@ export interface FlowHooks {
   onStepStart?(action: FlowAction, index: number, total: number): void;
   onStepDone?(step: StepRecord): void;
   keepFile?(file: KeptFile): Promise<void>;
+  /**
+   * Recording only: the operator answers a dialog no recorded step answers (undefined: nobody
+   * did, and the step fails with the dialog's text). Without it such a dialog fails its step.
+   */
+  onDialog?(dialog: PageDialog): Promise<DialogAnswer | undefined>;
   /** Aborting stops the flow between steps with STOPPED. */
   signal?: AbortSignal;
 }

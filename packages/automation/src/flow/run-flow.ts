@@ -23,7 +23,7 @@ import { watchNavigations } from '../safety/navigation-watch.js';
 import { AutomationError } from './automation-error.js';
 import { watchBrowserLoss } from './browser-loss.js';
 import { AUTOMATION_CODES, classifyError } from './classify-error.js';
-import { watchDialogs } from './dialog-watch.js';
+import { type ArmedAnswer, watchDialogs } from './dialog-watch.js';
 import {
   type ActionLimits,
   DEFAULT_LIMITS,
@@ -117,6 +117,27 @@ export function jumpIndex(actions: readonly FlowAction[], current: FlowAction): 
   return index === -1 ? actions.length : index;
 }
 
+/**
+ * The recorded answers for the dialogs a step may raise: those of the ANSWER_DIALOG steps right
+ * after it, in order.
+ */
+function recordedAnswersAfter(actions: readonly FlowAction[], index: number): ArmedAnswer[] {
+  const answers: ArmedAnswer[] = [];
+  for (let next = index + 1; next < actions.length; next += 1) {
+    const action = actions[next] as FlowAction;
+    const dialog = action.options?.dialog;
+    if (action.type !== 'ANSWER_DIALOG' || !dialog) break;
+    answers.push({
+      sequence: action.sequence,
+      answer: {
+        accept: dialog.accept,
+        ...(dialog.promptText !== undefined ? { promptText: dialog.promptText } : {}),
+      },
+    });
+  }
+  return answers;
+}
+
 async function normalizedHtmlOf(page: Page): Promise<string | undefined> {
   if (page.isClosed()) return undefined;
   return normalizedHtml(page).catch(() => undefined);
@@ -145,7 +166,7 @@ export async function runFlow(
   const total = ordered.length;
   const navigations = watchNavigations(page, navigationPolicy);
   const browserLoss = watchBrowserLoss(page);
-  const dialogs = watchDialogs(page);
+  const dialogs = watchDialogs(page, { askOperator: hooks.onDialog?.bind(hooks) });
   // Step pictures come from the frames Chromium paints (docs/performance.md): held for the flow.
   const frames = capturePageScreenshots || captureElementScreenshots ? pageFrames(page) : undefined;
   const releaseFrames = frames?.hold();
@@ -188,6 +209,11 @@ export async function runFlow(
       };
     };
 
+    const dialogsAnswered = () => {
+      const answered = dialogs.takeOperatorAnswers();
+      return answered.length > 0 ? { dialogs: answered } : {};
+    };
+
     let index = 0;
     while (index < total) {
       if (hooks.signal?.aborted) return finish('STOPPED');
@@ -200,6 +226,8 @@ export async function runFlow(
 
       let outcome: ActionOutcome;
       let nextIndex = index + 1;
+      // An ANSWER_DIALOG step keeps what its raising step armed: its dialog may still be to come.
+      if (action.type !== 'ANSWER_DIALOG') dialogs.arm(recordedAnswersAfter(ordered, index));
       try {
         const executor = executorFor(action.type);
         if (!executor) {
@@ -218,6 +246,7 @@ export async function runFlow(
             navigationPolicy,
             egressProxyUrl: options.egressProxyUrl,
             flow: ordered,
+            dialogs,
           }),
           browserLoss.lost,
         ]);
@@ -289,6 +318,7 @@ export async function runFlow(
           timestamp,
           value: outcome.value,
           durationMs: endedAt - startedAt,
+          ...dialogsAnswered(),
         },
         pictures,
         // Sent now, so the page reads itself before the next step's commands; awaited with the

@@ -9,6 +9,7 @@ import {
   ACTION_TYPES,
   ASK_MULTI_STEP_PHASES,
   CONDITIONS,
+  PAGE_DIALOG_TYPES,
   ELEMENT_TYPES,
   SCRIPT_RETURN_TYPES,
   SELECTOR_TYPES,
@@ -151,6 +152,25 @@ export const askMultiStepSchema = z.object({
 });
 export type AskMultiStep = z.infer<typeof askMultiStepSchema>;
 
+/** A JavaScript dialog a page opened (alert, confirm, prompt, beforeunload). */
+export const pageDialogSchema = z.object({
+  type: z.enum(PAGE_DIALOG_TYPES),
+  message: z.string().max(TEXT_FIELD_MAX_LENGTH),
+  /** What a prompt() offered as its answer. */
+  defaultValue: z.string().max(TEXT_FIELD_MAX_LENGTH).optional(),
+});
+export type PageDialog = z.infer<typeof pageDialogSchema>;
+
+/** How the operator answered a dialog: OK (accept, with a prompt's text) or Cancel. */
+export const dialogAnswerSchema = z.object({
+  accept: z.boolean(),
+  promptText: z.string().max(TEXT_FIELD_MAX_LENGTH).optional(),
+});
+export type DialogAnswer = z.infer<typeof dialogAnswerSchema>;
+
+export const pageDialogAnswerSchema = pageDialogSchema.extend(dialogAnswerSchema.shape);
+export type PageDialogAnswer = z.infer<typeof pageDialogAnswerSchema>;
+
 export const actionOptionsSchema = z.object({
   text: z.string().max(TEXT_FIELD_MAX_LENGTH).optional(),
   /** WAIT seconds, clamped 0–60. */
@@ -169,6 +189,8 @@ export const actionOptionsSchema = z.object({
   /** Bounded wait for WAIT_UNTIL_*, CLICK_IF_*, IF_* (ms). */
   timeoutMs: z.number().int().min(0).max(ACTION_TIMEOUT_MAX_MS).optional(),
   askMultiStepDto: askMultiStepSchema.optional(),
+  /** ANSWER_DIALOG: the dialog as the page showed it while recording, and the operator's answer. */
+  dialog: pageDialogAnswerSchema.optional(),
 });
 export type ActionOptions = z.infer<typeof actionOptionsSchema>;
 

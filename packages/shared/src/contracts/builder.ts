@@ -2,6 +2,7 @@ import * as z from './zod.js';
 import { ACTION_LABEL_MAX_LENGTH, TEXT_FIELD_MAX_LENGTH } from '../constants.js';
 import { ACTION_TYPES, ACTION_VALIDATIONS, EXTRACTOR_TYPES } from '../enums.js';
 import {
+  dialogAnswerSchema,
   actionOptionsSchema,
   dateMaskSchema,
   elementAtPointSchema,
@@ -41,6 +42,7 @@ export const BUILDER_MESSAGES = {
   sequenceChanged: 'Sequence changed',
   actionDeleted: 'Action removed; validate the extractor again before saving.',
   noImage: 'Image for navigator not available yet.',
+  noPageDialog: 'The page is not showing a dialog any more: it was answered, or its step ended.',
 } as const;
 
 /** Query of every builder call: which of the caller's builders (extractor, insertor, navigator). */
@@ -174,8 +176,13 @@ export const addActionResponseSchema = z.object({
   pageScreenshot: z.string().nullable(),
   fserviceDTO: z.null(),
   managementDTO: z.null(),
+  /** The answers to the dialogs the action raised, recorded as ANSWER_DIALOG actions after it. */
+  dialogActions: z.array(builderActionSchema),
 });
 export type AddActionResponse = z.infer<typeof addActionResponseSchema>;
+
+/** POST /extractor/dialog: the operator's answer to the dialog the live page shows. */
+export const answerPageDialogRequestSchema = dialogAnswerSchema;
 
 export const sequenceQuerySchema = z.object({
   sequence: z.coerce.number().int(),

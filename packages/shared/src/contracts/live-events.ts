@@ -1,5 +1,6 @@
 import * as z from './zod.js';
 import { RUN_STATUSES } from '../enums.js';
+import { pageDialogSchema } from './automation.js';
 
 /**
  * Events pushed to a signed-in user's browsers over the WebSocket (/api/ws). Workers publish them
@@ -36,6 +37,8 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     actionType: z.string(),
   }),
   z.object({ type: z.literal('session-lost'), sessionId: z.string(), reason: z.string() }),
+  /** The builder's live page opened a JavaScript dialog: the operator answers it (issue 22). */
+  z.object({ type: z.literal('page-dialog'), sessionId: z.string(), dialog: pageDialogSchema }),
   /** A template's sample PDF rendering: page k of n done (issue 15), or its end. */
   z.object({
     type: z.literal('template-render'),

@@ -16,6 +16,7 @@ import {
   type ExecuteResult,
   type ExtractorType,
   type FlowAction,
+  type PageDialogAnswer,
   type ResequenceResponse,
   type SealedSecretJson,
   type StepValue,
@@ -39,6 +40,47 @@ function toJson(sealed: { ciphertext: Buffer; iv: Buffer; authTag: Buffer }): Se
     iv: sealed.iv.toString('base64'),
     authTag: sealed.authTag.toString('base64'),
   };
+}
+
+/**
+ * The answers the operator gave to the dialogs a step raised while it ran, as ANSWER_DIALOG actions
+ * right after it (the engine gives each to the dialog the step before it raises). They take the
+ * free sequences after the step; a step with no free sequence after it keeps the ones that fit.
+ */
+function dialogAnswerActions(
+  record: BuilderRecord,
+  after: DraftAction,
+  dialogs: readonly PageDialogAnswer[],
+): DraftAction[] {
+  const taken = new Set(record.actions.map((action) => action.step.sequence));
+  const created: DraftAction[] = [];
+  let sequence = after.step.sequence;
+  for (const dialog of dialogs) {
+    sequence += 1;
+    if (taken.has(sequence)) break;
+    created.push({
+      ...after,
+      id: randomUUID(),
+      step: { sequence, type: 'ANSWER_DIALOG', options: { dialog } },
+      sealedSecret: null,
+      saveOptionsFlag: false,
+      value: { kind: 'text', value: dialog.message },
+      hasDraftPageScreenshot: false,
+      hasDraftElementScreenshot: false,
+    });
+  }
+  return created;
+}
+
+/** The ANSWER_DIALOG actions bound to an action: those right after it, in order. */
+function boundDialogAnswers(ordered: readonly DraftAction[], action: DraftAction): DraftAction[] {
+  const bound: DraftAction[] = [];
+  for (let index = ordered.indexOf(action) + 1; index < ordered.length; index += 1) {
+    const next = ordered[index] as DraftAction;
+    if (next.step.type !== 'ANSWER_DIALOG') break;
+    bound.push(next);
+  }
+  return bound;
 }
 
 /** Renames references to a moved sequence (IF jumps and IF_CONDITION sources). */
@@ -158,6 +200,7 @@ export function createDraftEditing(deps: BuilderServiceDeps, core: BuilderCore) 
           hasDraftElementScreenshot: false,
         };
         let result: ExecuteResult | null = null;
+        let dialogActions: DraftAction[] = [];
         if (step.type !== 'RAISE_ERROR') {
           const answer = await command<ExecuteResult>(
             userId,
@@ -181,8 +224,9 @@ export function createDraftEditing(deps: BuilderServiceDeps, core: BuilderCore) 
           action.timestamp = result.timestamp;
           action.value = result.value;
           await storeImages(userId, action, result.pageScreenshot, result.elementScreenshot);
+          dialogActions = dialogAnswerActions(record, action, result.dialogs);
         }
-        record.actions = [...record.actions, action].sort(bySequence);
+        record.actions = [...record.actions, action, ...dialogActions].sort(bySequence);
         await store.put(userId, record);
         return {
           action: viewOf(action),
@@ -192,6 +236,7 @@ export function createDraftEditing(deps: BuilderServiceDeps, core: BuilderCore) 
           pageScreenshot: result?.pageScreenshot ?? null,
           fserviceDTO: null,
           managementDTO: null,
+          dialogActions: dialogActions.map(viewOf),
         };
       });
     },
@@ -222,18 +267,25 @@ export function createDraftEditing(deps: BuilderServiceDeps, core: BuilderCore) 
       });
     },
 
-    /** DELETE /extractor/action?sequence=: never the first action; the flow needs validating again. */
+    /**
+     * DELETE /extractor/action?sequence=: never the first action; the flow needs validating again.
+     * The answers to the dialogs the action raised go with it.
+     */
     async deleteAction(userId: string, type: ExtractorType, sequence: number): Promise<string> {
       return store.withLock(userId, type, async () => {
         const record = await current(userId, type);
         await assertEditable(userId, record);
         const action = find(record, sequence);
-        if (record.actions.sort(bySequence)[0] === action)
+        const ordered = record.actions.sort(bySequence);
+        if (ordered[0] === action)
           throw AppError.validation(MESSAGES['extractor.first.action.delete.warning'], 'sequence');
-        record.actions = record.actions.filter((candidate) => candidate !== action);
+        const deleted = new Set([action, ...boundDialogAnswers(ordered, action)]);
+        record.actions = record.actions.filter((candidate) => !deleted.has(candidate));
         for (const other of record.actions) other.validation = 'NOTVALIDATED';
-        await store.dropImage(userId, action.id, 'page');
-        await store.dropImage(userId, action.id, 'element');
+        for (const gone of deleted) {
+          await store.dropImage(userId, gone.id, 'page');
+          await store.dropImage(userId, gone.id, 'element');
+        }
         await store.put(userId, record);
         return actionDeletedMessage(type);
       });

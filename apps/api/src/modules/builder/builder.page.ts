@@ -2,6 +2,7 @@ import {
   BUILDER_MESSAGES,
   MESSAGES,
   type DateMask,
+  type DialogAnswer,
   type EvaluatePointResponse,
   type ExtractorType,
   type LiveImageResponse,
@@ -25,6 +26,23 @@ export function createLivePageCommands(core: BuilderCore) {
   const { current, command, find, image } = core;
 
   return {
+    /**
+     * POST /extractor/dialog: the operator's answer to the dialog the live page shows (the step
+     * that raised it is still running, holding the builder's lock).
+     */
+    async answerDialog(userId: string, type: ExtractorType, answer: DialogAnswer): Promise<string> {
+      const record = await current(userId, type);
+      if (!record.live) throw new AppError('CONFLICT', BUILDER_MESSAGES.noPageDialog);
+      const result = await command<{ ok: true; answered: boolean }>(
+        userId,
+        record,
+        (sessionId) => ({ command: 'answerDialog', sessionId, userId, answer }),
+        QUICK_TIMEOUT_MS,
+      );
+      if (!result.ok || !result.answered) throw new AppError('CONFLICT', BUILDER_MESSAGES.noPageDialog);
+      return answer.accept ? 'OK' : 'Cancel';
+    },
+
     async evaluatePoint(userId: string, type: ExtractorType, point: Point): Promise<EvaluatePointResponse> {
       const record = await current(userId, type);
       const answer = await command<EvaluatePointResponse & { ok: true }>(

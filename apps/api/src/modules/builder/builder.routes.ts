@@ -7,6 +7,7 @@ import {
   actionNormalizedResponseSchema,
   addActionRequestSchema,
   addActionResponseSchema,
+  answerPageDialogRequestSchema,
   allScreenshotsResponseSchema,
   builderActionSchema,
   builderQuerySchema,
@@ -89,6 +90,21 @@ export const builderRoutes: FastifyPluginAsyncZod<{ builder: BuilderService }> =
       response: { 200: addActionResponseSchema, ...errors },
     },
     handler: (request) => builder.addAction(request.user.id, request.query.extractorType, request.body),
+  });
+
+  app.post('/extractor/dialog', {
+    schema: {
+      tags,
+      summary:
+        'Answer the JavaScript dialog the live page shows while an action runs (recorded as an Answer dialog action)',
+      security: bearerSecurity,
+      querystring: builderQuerySchema,
+      body: answerPageDialogRequestSchema,
+      response: { 200: messageResponseSchema, ...errors },
+    },
+    handler: async (request) => ({
+      message: await builder.answerDialog(request.user.id, request.query.extractorType, request.body),
+    }),
   });
 
   app.post('/extractor/action', {

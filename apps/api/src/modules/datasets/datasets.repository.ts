@@ -26,7 +26,16 @@ export interface DatasetToSave {
 }
 
 /** Actions whose value can fill a field, of the caller's extractors (not insertors or navigators). */
-const VALUE_ACTION_TYPES = ['GET_TEXT', 'GET_NUMBER', 'GET_DATE', 'GET_FILE', 'GET_IMAGE', 'SCRIPT'] as const;
+const VALUE_ACTION_TYPES = [
+  'GET_TEXT',
+  'GET_NUMBER',
+  'GET_DATE',
+  'GET_FILE',
+  'GET_IMAGE',
+  'SCRIPT',
+  // The text of a dialog the page showed (an alert's "Item has been updated.").
+  'ANSWER_DIALOG',
+] as const;
 
 /** A unique index refused the write: two saves took the same name at once. */
 export const isNameConflict = (error: unknown): boolean =>

@@ -4,6 +4,7 @@ import {
   liveImageResponseSchema,
   normalizedPageSchema,
   screenshotResponseSchema,
+  type DialogAnswer,
   type EvaluatePointResponse,
   type ExtractorType,
   type LiveImageResponse,
@@ -69,4 +70,9 @@ export function getAllScreenshots(extractorType: ExtractorType): Promise<Record<
     schema: allScreenshotsResponseSchema,
     quiet: true,
   });
+}
+
+/** POST /extractor/dialog: the operator's answer to the JavaScript dialog the live page shows. */
+export function answerPageDialog(extractorType: ExtractorType, answer: DialogAnswer): Promise<unknown> {
+  return apiRequest(builderPath('/extractor/dialog', extractorType), { method: 'POST', body: answer });
 }

@@ -16,7 +16,13 @@ import {
 import { keyframes } from '@mui/material/styles';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { ActionType, ActionValidation, BuilderAction, FallbackLocator } from '@pagewright/shared';
+import type {
+  ActionType,
+  ActionValidation,
+  BuilderAction,
+  FallbackLocator,
+  PageDialogAnswer,
+} from '@pagewright/shared';
 
 /** Which card menu the builder state allows (spec §4). */
 export type CardMenuMode = 'full' | 'cancel' | 'none';
@@ -68,6 +74,20 @@ function readableTarget(fallbacks: readonly FallbackLocator[], t: TFunction): st
   return null;
 }
 
+/** An ANSWER_DIALOG card reads like the dialog it answers, with the answer given. */
+function dialogAnswerText(dialog: PageDialogAnswer, t: TFunction): string {
+  const message = shortened(dialog.message.trim());
+  if (dialog.type === 'beforeunload')
+    return t('builder.card.dialog.leave', {
+      choice: t(dialog.accept ? 'builder.pageDialog.leave' : 'builder.pageDialog.stay'),
+    });
+  if (dialog.type === 'alert') return t('builder.card.dialog.alert', { message });
+  if (!dialog.accept) return t('builder.card.dialog.dismiss', { message });
+  if (dialog.type === 'prompt')
+    return t('builder.card.dialog.prompt', { message, text: shortened(dialog.promptText ?? '') });
+  return t('builder.card.dialog.accept', { message });
+}
+
 /**
  * What the subheader says about an action: its label, then where it acts (the element as a person
  * reads it, else its CSS path).
@@ -77,6 +97,7 @@ function subheaderOf(action: BuilderAction, target: string | null, t: TFunction)
   if (action.label) parts.push(action.label);
   if (action.type === 'NAVIGATE' && action.textValue)
     parts.push(t('builder.card.url', { url: action.textValue }));
+  if (action.options.dialog) parts.push(dialogAnswerText(action.options.dialog, t));
   const point = action.options.point;
   if (point) parts.push(t('builder.card.point', { x: Math.round(point.x), y: Math.round(point.y) }));
   if (target) parts.push(target);
@@ -101,6 +122,7 @@ export const ActionCard = memo(function ActionCard(props: ActionCardProps) {
   const [isSelectorShown, setSelectorShown] = useState(false);
   const selectorId = useId();
   const color = VALIDATION_COLOR[action.validation];
+  const isBoundToStep = action.type === 'ANSWER_DIALOG';
   const title = actionTitle(action.type, t);
   const target = readableTarget(action.fallbackLocators, t);
   // The CSS path is one click away when the subheader names the element another way.
@@ -163,12 +185,17 @@ export const ActionCard = memo(function ActionCard(props: ActionCardProps) {
       <Menu anchorEl={menuAnchor} open={menuAnchor !== null} onClose={closeMenu}>
         {menuMode === 'full'
           ? [
-              <MenuItem key="edit" onClick={choose(() => props.onEdit(action))}>
-                {t('builder.card.edit')}
-              </MenuItem>,
-              <MenuItem key="sequence" onClick={choose(() => props.onEditSequence(action))}>
-                {t('builder.card.sequence')}
-              </MenuItem>,
+              // An answer belongs to the step before it: it is recorded again, never edited or moved.
+              ...(isBoundToStep
+                ? []
+                : [
+                    <MenuItem key="edit" onClick={choose(() => props.onEdit(action))}>
+                      {t('builder.card.edit')}
+                    </MenuItem>,
+                    <MenuItem key="sequence" onClick={choose(() => props.onEditSequence(action))}>
+                      {t('builder.card.sequence')}
+                    </MenuItem>,
+                  ]),
               <MenuItem key="remove" onClick={choose(() => props.onRemove(action))}>
                 {t('builder.card.remove')}
               </MenuItem>,

@@ -35,6 +35,7 @@ import { ActionCard, PendingActionCard, actionTitle, type CardMenuMode } from '.
 import { ActionMenu } from './action-menu';
 import { needsActionDialog } from './dialogs/needs-action-dialog';
 import { ErrorDialog } from './message-dialogs';
+import { PageDialogPrompt } from './page-dialog-prompt';
 import { PageView, type PageViewMode } from './page-view';
 
 // The dialogs (and behind the action dialog, the script editor) load when first opened.
@@ -612,6 +613,11 @@ export function BuilderScreen({
           />
         )}
       </Suspense>
+      <PageDialogPrompt
+        extractorType={extractorType}
+        isActionRunning={builder.pending !== null}
+        onError={(error) => builder.showError(errorText(error))}
+      />
       <ErrorDialog message={builder.errorMessage} onClose={builder.dismissError} />
       {picture && (
         <PictureDialog

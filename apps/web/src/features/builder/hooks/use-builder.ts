@@ -33,6 +33,22 @@ const SESSION_LOST = 'SESSION_LOST';
 
 const bySequence = (a: BuilderAction, b: BuilderAction) => a.sequence - b.sequence;
 
+/** An action and the answers to the dialogs it raised (the API removes them together). */
+function removedWith(actions: readonly BuilderAction[], action: BuilderAction): Set<string> {
+  const ordered = [...actions].sort(bySequence);
+  const removed = new Set([action.id]);
+  for (
+    let index = ordered.findIndex((candidate) => candidate.id === action.id) + 1;
+    index < ordered.length;
+    index += 1
+  ) {
+    const next = ordered[index] as BuilderAction;
+    if (next.type !== 'ANSWER_DIALOG') break;
+    removed.add(next.id);
+  }
+  return removed;
+}
+
 /** Applies a validation result to the cards (spec §4 "Validate"). */
 function withValidation(view: BuilderView, result: ValidationResult): BuilderView {
   const marks = new Map(result.data.actions.map((mark) => [mark.sequence, mark]));
@@ -181,7 +197,7 @@ export function useBuilder({ extractorType, itemId, isReadOnlyEdit }: UseBuilder
         const answer = await addActionCall(extractorType, input);
         changed((current) => ({
           ...current,
-          actions: [...current.actions, answer.action].sort(bySequence),
+          actions: [...current.actions, answer.action, ...answer.dialogActions].sort(bySequence),
           isValidated: false,
         }));
         afterChange();
@@ -246,7 +262,7 @@ export function useBuilder({ extractorType, itemId, isReadOnlyEdit }: UseBuilder
         changed((current) => ({
           ...current,
           actions: current.actions
-            .filter((candidate) => candidate.id !== action.id)
+            .filter((candidate) => !removedWith(current.actions, action).has(candidate.id))
             .map((candidate) => ({ ...candidate, validation: 'NOTVALIDATED' as const })),
           isValidated: false,
         }));
