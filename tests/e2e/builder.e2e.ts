@@ -291,7 +291,7 @@ test('a dialog the page opens is answered over the page view, recorded after its
 
   // Without its answer the click fails with the page's question, never SUCCESS.
   await flow.getByRole('button', { name: 'More actions for Places an order' }).click();
-  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  await page.getByRole('menuitem', { name: 'Edit', exact: true }).click();
   await expect(card(page, 21)).toBeVisible();
   await page.getByRole('button', { name: 'Actions of step 21' }).click();
   await page.getByRole('menuitem', { name: 'Remove' }).click();
@@ -304,6 +304,62 @@ test('a dialog the page opens is answered over the page view, recorded after its
   );
   await error.getByRole('button', { name: 'OK' }).click();
   await expect(card(page, 20)).toHaveAttribute('data-validation', 'ERROR');
+});
+
+test('an insertor sets a native select, checks that its save landed, and a refused save fails on that check', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const user = await signIn(page, 'builder-e2e-insertor');
+  const token = user.accessToken;
+  const id = await startItem(token, 'INSERTOR', 'Updates an item');
+  await page.goto(`/insertor?id=${id}`);
+  await expect(page.getByRole('heading', { name: 'Updates an item' })).toBeVisible();
+  await chooseAction(page, 'Navigate');
+  await dialog(page).getByLabel('URL').fill(`${site.url}/pages/edit-item.html`);
+  await confirm(page, 10);
+
+  await pickAndOpen(page, token, 'INSERTOR', 'Type text', '#item-name');
+  await dialog(page).getByLabel('Text').fill('Gizmo');
+  await confirm(page, 20);
+
+  // A native list is set with Select option, offered with the list's own options.
+  await pickAndOpen(page, token, 'INSERTOR', 'Select option', '#item-category');
+  await dialog(page).getByRole('combobox', { name: 'Option' }).click();
+  await expect(page.getByRole('option')).toHaveText(['(none)', 'Hardware', 'Tools', 'Garden']);
+  await page.getByRole('option', { name: 'Tools', exact: true }).click();
+  await confirm(page, 30);
+
+  await pickAndOpen(page, token, 'INSERTOR', 'Click', '#item-save');
+  await confirm(page, 40);
+
+  // Check text: the run fails unless the page says the save landed.
+  await chooseAction(page, 'Check text');
+  await dialog(page).getByLabel('Text the page must show').fill('Item has been updated.');
+  await dialog(page).getByLabel('Timeout (seconds)').fill('3');
+  await confirm(page, 50);
+  await expect(card(page, 50)).toContainText('The page must show "Item has been updated."');
+
+  await page.getByRole('button', { name: 'Validate' }).click();
+  await expect(page.getByText(MESSAGES['insertor.validate.success'])).toBeVisible({ timeout: 120_000 });
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(MESSAGES['insertor.save.success'])).toBeVisible();
+
+  // A name the site refuses: the click "worked", the save did not, and the run says so.
+  await page.getByRole('button', { name: 'Actions of step 20' }).click();
+  await page.getByRole('menuitem', { name: 'Edit', exact: true }).click();
+  await dialog(page).getByLabel('Text').fill('A name far too long for the column');
+  await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog(page)).toHaveCount(0);
+  await page.getByRole('button', { name: 'Validate' }).click();
+  const error = page.getByRole('dialog', { name: 'Error' });
+  await expect(error).toBeVisible({ timeout: 120_000 });
+  await expect(error).toContainText(
+    "No Such Element (100007): The page did not show 'Item has been updated.' within 3 s",
+  );
+  await error.getByRole('button', { name: 'OK' }).click();
+  await expect(card(page, 40)).toHaveAttribute('data-validation', 'SUCCESS');
+  await expect(card(page, 50)).toHaveAttribute('data-validation', 'ERROR');
 });
 
 test('a navigator is recorded by clicking and typing on the live page', async ({ page }) => {

@@ -201,6 +201,7 @@ export function actionRuleError(
       if (!isHttpUrl(text)) return { field: 'textValue', message: MESSAGES['error.invalid.url'] };
       break;
     case 'RAISE_ERROR':
+    case 'CHECK_TEXT':
       if (!text) return required('textValue');
       break;
     case 'TYPE_TEXT':

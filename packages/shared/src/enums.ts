@@ -34,6 +34,8 @@ export const EXTRACTOR_ACTION_TYPES = values(
   'WAIT_UNTIL_NOT_DISPLAYED',
   'WAIT_UNTIL_ENABLED',
   'WAIT_UNTIL_NOT_ENABLED',
+  /** Fails the run unless the page shows a text (issue 22: an insertor checks its save landed). */
+  'CHECK_TEXT',
   'CLICK_IF_EXISTS',
   'CLICK_IF_DISPLAYED',
   'CLICK_IF_ENABLED',
@@ -73,13 +75,24 @@ export const FENGINE_ACTION_TYPES = values(
 export const ACTION_TYPES = [...EXTRACTOR_ACTION_TYPES, ...FENGINE_ACTION_TYPES] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
-/** What the insertor builder offers (automation spec §3). */
+/**
+ * What the insertor builder offers (automation spec §3), plus what real forms need (issue 22,
+ * docs/decisions.md): Select option for native lists, the waits, and Check text for the outcome.
+ */
 export const INSERTOR_ACTION_TYPES: readonly ActionType[] = [
   'NAVIGATE',
   'CLICK',
   'TYPE_TEXT',
   'TYPE_PASSWORD',
+  'CLICK_SELECT',
   'WAIT',
+  'WAIT_UNTIL_EXISTS',
+  'WAIT_UNTIL_NOT_EXISTS',
+  'WAIT_UNTIL_DISPLAYED',
+  'WAIT_UNTIL_NOT_DISPLAYED',
+  'WAIT_UNTIL_ENABLED',
+  'WAIT_UNTIL_NOT_ENABLED',
+  'CHECK_TEXT',
   'END',
   'SCROLL_UP',
   'SCROLL_DOWN',

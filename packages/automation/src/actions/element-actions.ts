@@ -74,16 +74,36 @@ export async function move(context: ActionContext): Promise<ActionOutcome> {
   return { value: NONE, element };
 }
 
+/** Typing into a native list failed with Playwright's "Element is not an <input>": say what to use. */
+async function refuseList(element: Locator, timeout: number): Promise<void> {
+  const tag = await element
+    .evaluate((node: Element) => node.localName, undefined, { timeout })
+    .catch(() => undefined);
+  if (tag === 'select')
+    fail(
+      AUTOMATION_CODES.INVALID_ELEMENT_STATE,
+      'This element is a list (a <select>): text cannot be typed into it; record Select option to choose one of its options',
+    );
+}
+
 export async function typeText(context: ActionContext): Promise<ActionOutcome> {
   const element = await requireElement(context);
   const text = context.action.options?.text ?? '';
-  await typeInto(element, text, elementTimeoutOf(context), false);
+  await typeInto(element, text, elementTimeoutOf(context), false).catch(async (error: unknown) => {
+    await refuseList(element, elementTimeoutOf(context));
+    throw error;
+  });
   return { value: { kind: 'text', value: text }, element };
 }
 
 export async function typePassword(context: ActionContext): Promise<ActionOutcome> {
   const element = await requireElement(context);
-  await typeInto(element, context.action.options?.text ?? '', elementTimeoutOf(context), true);
+  await typeInto(element, context.action.options?.text ?? '', elementTimeoutOf(context), true).catch(
+    async (error: unknown) => {
+      await refuseList(element, elementTimeoutOf(context));
+      throw error;
+    },
+  );
   return { value: NONE, element };
 }
 

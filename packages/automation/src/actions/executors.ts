@@ -3,6 +3,7 @@ import { EXTRACTOR_ACTION_TYPES } from '@pagewright/shared';
 import type { ActionExecutor } from './action-context.js';
 import { answerDialog } from './answer-dialog.js';
 import { ask } from './ask.js';
+import { checkText } from './check-text.js';
 import {
   click,
   clickSelect,
@@ -54,6 +55,7 @@ export const ACTION_EXECUTORS: Readonly<Record<ExtractorActionType, ActionExecut
   WAIT_UNTIL_NOT_DISPLAYED: waitUntil,
   WAIT_UNTIL_ENABLED: waitUntil,
   WAIT_UNTIL_NOT_ENABLED: waitUntil,
+  CHECK_TEXT: checkText,
   CLICK_IF_EXISTS: clickIf,
   CLICK_IF_DISPLAYED: clickIf,
   CLICK_IF_ENABLED: clickIf,

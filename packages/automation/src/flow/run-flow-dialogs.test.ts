@@ -1,14 +1,16 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type Page, chromium } from 'playwright-core';
 import type { FlowAction, PageDialogAnswer } from '@pagewright/shared';
-import { chromiumLaunchOptions } from '../chromium.js';
+import {
+  LOCAL_POLICY as LOCAL,
+  WITHOUT_PICTURES as fast,
+  css,
+  openFlowPage,
+  quietHooks as hooks,
+  type FlowPage,
+} from '../test-support/flow-page.js';
 import { AUTOMATION_CODES } from './classify-error.js';
 import type { FlowHooks } from './flow-types.js';
 import { runFlow } from './run-flow.js';
-
-const LOCAL = { allowPrivateNetworks: false, allowedHosts: ['127.0.0.1'] };
 
 /** A shop form as real ones are: the submit asks confirm(), a rename asks prompt(), Save alerts. */
 const SHOP_PAGE = `<!doctype html><title>shop</title>
@@ -36,39 +38,21 @@ const SHOP_PAGE = `<!doctype html><title>shop</title>
   document.getElementById('plain').addEventListener('click', () => (result.textContent = 'Clicked'));
 </script>`;
 
-let server: Server;
+let site: FlowPage;
 let base: string;
-let browser: Browser;
-let page: Page;
+let page: FlowPage['page'];
 
 beforeAll(async () => {
-  server = createServer((_request, response) => {
+  site = await openFlowPage((_request, response) => {
     response.writeHead(200, { 'content-type': 'text/html' });
     response.end(SHOP_PAGE);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch(chromiumLaunchOptions(process.env.CHROMIUM_PATH));
-  page = await browser.newPage();
+  ({ base, page } = site);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await site?.close();
 });
-
-const css = (selectorValue: string) => ({
-  selectorType: 'CSS' as const,
-  selectorValue,
-  framePath: [],
-  fallbackLocators: [],
-});
-const hooks: FlowHooks = { ask: () => Promise.resolve(''), keepFile: async () => undefined };
-const fast = {
-  capturePageScreenshots: false,
-  captureElementScreenshots: false,
-  captureNormalizedHtml: false,
-};
 
 const clickFlow = (selector: string): FlowAction[] => [
   { sequence: 10, type: 'NAVIGATE', options: { text: `${base}/shop` } },

@@ -11,6 +11,7 @@ import type { ActionOutcome } from '../actions/action-context.js';
 import { executorFor } from '../actions/executors.js';
 import { normalizedHtml } from '../page/normalized-page.js';
 import { pageFrames } from '../page/page-frames.js';
+import { watchPageActivity } from '../page/page-settle.js';
 import {
   type StepPictures,
   elementBoxOf,
@@ -84,6 +85,7 @@ const READING_TYPES = new Set<ActionType>([
   'GET_IMAGE',
   'WAIT',
   ...WAIT_UNTIL_ACTION_TYPES,
+  'CHECK_TEXT',
   ...JUMP_ACTION_TYPES,
   'END',
   'RAISE_ERROR',
@@ -167,6 +169,7 @@ export async function runFlow(
   const navigations = watchNavigations(page, navigationPolicy);
   const browserLoss = watchBrowserLoss(page);
   const dialogs = watchDialogs(page, { askOperator: hooks.onDialog?.bind(hooks) });
+  const activity = watchPageActivity(page);
   // Step pictures come from the frames Chromium paints (docs/performance.md): held for the flow.
   const frames = capturePageScreenshots || captureElementScreenshots ? pageFrames(page) : undefined;
   const releaseFrames = frames?.hold();
@@ -176,6 +179,7 @@ export async function runFlow(
     navigations.stop();
     browserLoss.stop();
     dialogs.stop();
+    activity.stop();
     await releaseFrames?.();
   }
 
@@ -228,6 +232,8 @@ export async function runFlow(
       let nextIndex = index + 1;
       // An ANSWER_DIALOG step keeps what its raising step armed: its dialog may still be to come.
       if (action.type !== 'ANSWER_DIALOG') dialogs.arm(recordedAnswersAfter(ordered, index));
+      const acts = !onlyReads(action);
+      if (acts) activity.begin();
       try {
         const executor = executorFor(action.type);
         if (!executor) {
@@ -250,6 +256,9 @@ export async function runFlow(
           }),
           browserLoss.lost,
         ]);
+        // What the step started (a save's request, a navigation) lands before the step is done:
+        // its picture shows the outcome, and the next step starts from it.
+        if (acts) await activity.settle();
         const refusal = await navigations.takeRefusal();
         if (refusal) throw refusal;
         // A confirm() or alert() the step raised was dismissed: whatever it guarded did not happen.

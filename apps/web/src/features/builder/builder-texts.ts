@@ -79,6 +79,7 @@ const ACTION_GROUPS = [
       'WAIT_UNTIL_NOT_DISPLAYED',
       'WAIT_UNTIL_ENABLED',
       'WAIT_UNTIL_NOT_ENABLED',
+      'CHECK_TEXT',
     ],
   },
   {

@@ -98,6 +98,8 @@ function subheaderOf(action: BuilderAction, target: string | null, t: TFunction)
   if (action.type === 'NAVIGATE' && action.textValue)
     parts.push(t('builder.card.url', { url: action.textValue }));
   if (action.options.dialog) parts.push(dialogAnswerText(action.options.dialog, t));
+  if (action.type === 'CHECK_TEXT' && action.textValue)
+    parts.push(t('builder.card.expects', { text: shortened(action.textValue) }));
   const point = action.options.point;
   if (point) parts.push(t('builder.card.point', { x: Math.round(point.x), y: Math.round(point.y) }));
   if (target) parts.push(target);

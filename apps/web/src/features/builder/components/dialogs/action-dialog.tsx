@@ -102,12 +102,16 @@ export interface ActionDialogProps {
   onConfirm(input: AddActionInput): void | Promise<void>;
 }
 
+/** Actions that wait a bounded time: element waits and conditions, and Check text (no element). */
+const isTimed = (type: ActionType): boolean => TIMED_ACTION_TYPES.includes(type) || type === 'CHECK_TEXT';
+
 /** The field that gets the focus when the dialog opens: the one the type is about. */
 function firstFieldOf(type: ActionType, isSequenceEditable: boolean): keyof FormState {
   switch (type) {
     case 'NAVIGATE':
     case 'TYPE_TEXT':
     case 'RAISE_ERROR':
+    case 'CHECK_TEXT':
       return 'text';
     case 'GET_TABLE':
       return 'tableName';
@@ -239,6 +243,7 @@ function OpenActionDialog(props: ActionDialogProps) {
       break;
     case 'TYPE_TEXT':
     case 'RAISE_ERROR':
+    case 'CHECK_TEXT':
       if (!form.text.trim()) errors.text = required;
       break;
     case 'TYPE_PASSWORD':
@@ -254,7 +259,7 @@ function OpenActionDialog(props: ActionDialogProps) {
       if (isAsk && !QUESTION_OPTIONAL_ASKS.includes(type) && !form.text.trim()) errors.text = required;
   }
   if (JUMP_ACTION_TYPES.includes(type)) errors.nextSequence = nextSequenceError(form.nextSequence, sequence);
-  if (TIMED_ACTION_TYPES.includes(type) && form.timeout !== '' && Number(form.timeout) > TIMEOUT_MAX_SECONDS)
+  if (isTimed(type) && form.timeout !== '' && Number(form.timeout) > TIMEOUT_MAX_SECONDS)
     errors.timeout = MESSAGES['error.invalid.value'];
   const hasNestedErrors =
     (type === 'IF_CONDITION' &&
@@ -279,6 +284,7 @@ function OpenActionDialog(props: ActionDialogProps) {
         input.textValue = form.text;
         break;
       case 'RAISE_ERROR':
+      case 'CHECK_TEXT':
         input.textValue = form.text.trim();
         break;
       case 'TYPE_PASSWORD':
@@ -326,7 +332,7 @@ function OpenActionDialog(props: ActionDialogProps) {
         break;
     }
     if (JUMP_ACTION_TYPES.includes(type)) options.sequenceDestination = Number(form.nextSequence);
-    if (TIMED_ACTION_TYPES.includes(type) && form.timeout !== '')
+    if (isTimed(type) && form.timeout !== '')
       options.timeoutMs = Number(form.timeout) * 1000;
     if (isAsk) {
       const question = form.text.trim();
@@ -360,6 +366,9 @@ function OpenActionDialog(props: ActionDialogProps) {
       break;
     case 'RAISE_ERROR':
       typeFields.push(<Box key="message">{textField('text', t('dialogs.field.error.message'))}</Box>);
+      break;
+    case 'CHECK_TEXT':
+      typeFields.push(<Box key="expected">{textField('text', t('dialogs.field.expected.text'))}</Box>);
       break;
     case 'GET_TABLE':
       typeFields.push(<Box key="table">{textField('tableName', t('dialogs.field.table.name'))}</Box>);
@@ -531,7 +540,7 @@ function OpenActionDialog(props: ActionDialogProps) {
         autoFocus={firstField === 'nextSequence'}
       />,
     );
-  if (TIMED_ACTION_TYPES.includes(type))
+  if (isTimed(type))
     typeFields.push(
       <TextField
         key="timeout"

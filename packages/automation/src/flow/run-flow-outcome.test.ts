@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FlowAction } from '@pagewright/shared';
+import {
+  LOCAL_POLICY,
+  WITHOUT_PICTURES,
+  css,
+  openFlowPage,
+  quietHooks,
+  type FlowPage,
+} from '../test-support/flow-page.js';
+import { AUTOMATION_CODES } from './classify-error.js';
+import { runFlow } from './run-flow.js';
+
+/**
+ * An admin tool's edit form as real ones are: Save posts with fetch and shows "Item has been
+ * updated." when the answer comes; Submit posts the form (a navigation) to a slow server; a
+ * native list for the category.
+ */
+const EDIT_PAGE = `<!doctype html><title>edit</title>
+<form id="edit" method="post" action="/submitted">
+<input id="name" name="name"><select id="category" name="category"><option value="a">Alpha</option><option value="b">Beta</option></select>
+<button id="save" type="button">Save</button><button id="broken" type="button">Save (broken)</button>
+<button id="submit" type="submit">Submit</button></form>
+<p id="status">Editing</p>
+<script>
+  const status = document.getElementById('status');
+  document.getElementById('save').addEventListener('click', async () => {
+    status.textContent = 'Saving…';
+    const answer = await fetch('/save', { method: 'POST', body: document.getElementById('name').value });
+    status.textContent = await answer.text();
+  });
+  document.getElementById('broken').addEventListener('click', () => (status.textContent = 'Saving…'));
+</script>`;
+
+let site: FlowPage;
+
+beforeAll(async () => {
+  site = await openFlowPage((request, response) => {
+    const later = (ms: number, body: string) =>
+      setTimeout(() => {
+        response.writeHead(200, { 'content-type': 'text/html' });
+        response.end(body);
+      }, ms);
+    if (request.url === '/save') return void later(600, 'Item has been updated.');
+    // The next page says where it is only once its (slow) script has loaded.
+    if (request.url === '/submitted')
+      return void later(0, '<p id="status">Loading…</p><script src="/slow.js"></script>');
+    if (request.url === '/slow.js')
+      return void later(600, "document.getElementById('status').textContent = 'Submitted';");
+    later(0, EDIT_PAGE);
+  });
+});
+
+afterAll(async () => {
+  await site?.close();
+});
+
+const run = (actions: FlowAction[]) =>
+  runFlow(site.page, actions, quietHooks, { ...WITHOUT_PICTURES, navigationPolicy: LOCAL_POLICY });
+const open = (): FlowAction => ({ sequence: 10, type: 'NAVIGATE', options: { text: `${site.base}/edit` } });
+const readStatus: FlowAction = { sequence: 90, type: 'GET_TEXT', target: css('#status'), options: {} };
+
+describe('a step is done when what it started has landed', () => {
+  it('a click whose save answers later is followed by the page that shows the answer', async () => {
+    const result = await run([
+      open(),
+      { sequence: 20, type: 'CLICK', target: css('#save'), options: {} },
+      readStatus,
+    ]);
+    expect(result.status).toBe('SUCCESS');
+    expect(result.values[90]).toEqual({ kind: 'text', value: 'Item has been updated.' });
+  });
+
+  it('a click that submits a form waits for the next page to have loaded', async () => {
+    const result = await run([
+      open(),
+      { sequence: 20, type: 'CLICK', target: css('#submit'), options: {} },
+      readStatus,
+    ]);
+    expect(result.status).toBe('SUCCESS');
+    expect(result.values[90]).toEqual({ kind: 'text', value: 'Submitted' });
+  });
+});
+
+describe('Check text', () => {
+  const check = (text: string, timeoutMs = 1_500): FlowAction => ({
+    sequence: 30,
+    type: 'CHECK_TEXT',
+    options: { text, timeoutMs },
+  });
+
+  it('passes when the page shows the text, whatever its case and spacing', async () => {
+    const result = await run([
+      open(),
+      { sequence: 20, type: 'CLICK', target: css('#save'), options: {} },
+      check('item has  been updated.'),
+    ]);
+    expect(result.status).toBe('SUCCESS');
+    expect(result.values[30]).toEqual({ kind: 'text', value: 'item has  been updated.' });
+  });
+
+  it('fails the run when the save never said so, quoting the text', async () => {
+    const result = await run([
+      open(),
+      { sequence: 20, type: 'CLICK', target: css('#broken'), options: {} },
+      check('Item has been updated.'),
+    ]);
+    expect(result.status).toBe('ERROR');
+    expect(result.error).toMatchObject({
+      code: AUTOMATION_CODES.NO_SUCH_ELEMENT,
+      originalMessage: "The page did not show 'Item has been updated.' within 2 s",
+      sequence: 30,
+    });
+  });
+});
+
+describe('native lists', () => {
+  it('Select option chooses an option; Type text on a list says to use Select option', async () => {
+    const chosen = await run([
+      open(),
+      {
+        sequence: 20,
+        type: 'CLICK_SELECT',
+        target: css('#category'),
+        options: { select: { option: 'Beta', options: [] } },
+      },
+      { sequence: 30, type: 'GET_TEXT', target: css('#category'), options: {} },
+    ]);
+    expect(chosen.values[30]).toEqual({ kind: 'text', value: 'b' });
+
+    const typed = await run([
+      open(),
+      { sequence: 20, type: 'TYPE_TEXT', target: css('#category'), options: { text: 'Beta' } },
+    ]);
+    expect(typed.error).toMatchObject({
+      code: AUTOMATION_CODES.INVALID_ELEMENT_STATE,
+      originalMessage:
+        'This element is a list (a <select>): text cannot be typed into it; record Select option to choose one of its options',
+    });
+  });
+});
