@@ -612,7 +612,7 @@ describe('runs under attack and faults', () => {
     expect(run).toMatchObject({
       status: 'ERROR',
       errorCode: 100012,
-      errorMessage: 'locator.click: Timeout 1000ms exceeded.',
+      errorMessage: 'Timeout 1000ms exceeded (element is not enabled)',
     });
     const step = run.steps.find((s) => s.sequence === 20);
     for (const shown of [run.errorMessage, step?.errorMessage]) {

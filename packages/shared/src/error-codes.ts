@@ -82,3 +82,13 @@ export const AUTOMATION_ERRORS: Readonly<Record<number, string>> = {
 export function automationErrorName(code: number): string {
   return AUTOMATION_ERRORS[code] ?? 'Unknown Error';
 }
+
+/**
+ * How every screen words an automation failure, the builder's Error dialog and cards, the run
+ * results and the dashboard's notice alike: "Element Click Intercepted (100064): …". A message
+ * without an automation code (a stopped worker, an expired ask) is shown as it is.
+ */
+export function automationErrorText(code: number | null | undefined, message: string): string {
+  if (!code || code < AUTOMATION_ERROR_BASE) return message;
+  return `${automationErrorName(code)} (${code}): ${message}`;
+}

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import type { Locator } from 'playwright-core';
 import { AutomationError } from '../flow/automation-error.js';
-import { AUTOMATION_CODES, classifyError } from '../flow/classify-error.js';
+import { AUTOMATION_CODES, classifyError, plainMessage } from '../flow/classify-error.js';
 import { parseDate } from '../values/date-mask.js';
 import { parseNumber } from '../values/number-mask.js';
 import {
@@ -62,9 +62,68 @@ export async function textOfElement(locator: Locator, timeout: number): Promise<
   return text.trim();
 }
 
+/**
+ * What a person calls the element that takes clicks at the centre of `element` (in its own frame):
+ * the nearest element up from it with a role or an accessible label, by role and name, and where
+ * it is (`#id` or its tag). Undefined when the element itself is there after all.
+ */
+async function elementCovering(element: Locator): Promise<string | undefined> {
+  const cover = await element
+    .evaluate(
+      (target: Element) => {
+        const box = target.getBoundingClientRect();
+        const hit = target.ownerDocument.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+        if (!hit || hit === target || target.contains(hit)) return null;
+        const IMPLICIT: Record<string, string> = {
+          button: 'button',
+          a: 'link',
+          dialog: 'dialog',
+          img: 'img',
+        };
+        let named: Element | null = hit;
+        while (named) {
+          const role = named.getAttribute('role') ?? IMPLICIT[named.localName];
+          const name = (named.getAttribute('aria-label') ?? (role ? (named.textContent ?? '') : '')).trim();
+          if (role && name)
+            return { role, name: name.replace(/\s+/g, ' ').slice(0, 60), id: named.id, tag: named.localName };
+          named = named.parentElement;
+        }
+        const text = (hit.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 60);
+        return { role: '', name: text, id: hit.id, tag: hit.localName };
+      },
+      undefined,
+      { timeout: 1_000 },
+    )
+    .catch(() => null);
+  if (!cover) return undefined;
+  const where = cover.id ? `#${cover.id}` : `<${cover.tag}>`;
+  if (cover.role) return `${cover.role} "${cover.name}" (${where})`;
+  return cover.name ? `${where} "${cover.name}"` : where;
+}
+
+/**
+ * Clicks an element; when another element covers it (a cookie banner, a modal's backdrop), the
+ * error names that element instead of Playwright's "intercepts pointer events" call log.
+ */
+export async function clickElement(element: Locator, timeout: number): Promise<void> {
+  try {
+    await element.click({ timeout });
+  } catch (error) {
+    if (!/intercepts pointer events/u.test(plainMessage(error))) throw error;
+    const cover = await elementCovering(element);
+    if (!cover) throw error;
+    throw new AutomationError(
+      AUTOMATION_CODES.ELEMENT_CLICK_INTERCEPTED,
+      `Another element covers it and would take the click: ${cover}`,
+      undefined,
+      plainMessage(error),
+    );
+  }
+}
+
 export async function click(context: ActionContext): Promise<ActionOutcome> {
   const element = await requireElement(context);
-  await element.click({ timeout: elementTimeoutOf(context) });
+  await clickElement(element, elementTimeoutOf(context));
   return { value: NONE, element };
 }
 

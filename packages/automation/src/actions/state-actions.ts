@@ -3,6 +3,7 @@ import type { ActionType, StepValue } from '@pagewright/shared';
 import { locateElement } from '../page/locate-element.js';
 import { AUTOMATION_CODES } from '../flow/classify-error.js';
 import { evaluateCondition } from '../values/conditions.js';
+import { clickElement } from './element-actions.js';
 import { type ActionContext, type ActionOutcome, NONE, fail, sleep, targetOf } from './action-context.js';
 
 export type ElementState = 'EXISTS' | 'DISPLAYED' | 'ENABLED';
@@ -72,7 +73,7 @@ export async function clickIf(context: ActionContext): Promise<ActionOutcome> {
   const timeoutMs = context.action.options?.timeoutMs ?? context.limits.conditionalTimeoutMs;
   const { held, element } = await waitForState(context, state, true, timeoutMs);
   if (!held || !element) return { value: NONE, conditionHeld: false };
-  await element.click({ timeout: context.limits.elementTimeoutMs });
+  await clickElement(element, context.limits.elementTimeoutMs);
   return { value: NONE, conditionHeld: true, element };
 }
 

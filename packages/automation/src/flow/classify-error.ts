@@ -81,8 +81,23 @@ const CALL_LOG = /\n\s*(?:Call log:|=+ logs =+)/u;
 const STACK_FRAME = /^\s+at /u;
 
 /**
- * What the operator reads of a failure: its message without Playwright's call log and without
- * stack frames (page scripts' errors carry theirs in the message). Those are for the worker's log.
+ * A timeout says why the element could not be acted on: the last state Playwright's call log
+ * reported ("Timeout 10000ms exceeded (element is not enabled)").
+ */
+function withWaitReason(shown: string, message: string): string {
+  if (!/Timeout \d+ms exceeded/u.test(shown)) return shown;
+  const reasons = [...message.matchAll(/element is not (?:enabled|visible|stable|editable)/gu)];
+  const reason = reasons.at(-1)?.[0];
+  return reason ? `${shown.replace(/\.$/u, '')} (${reason})` : shown;
+}
+
+/** Playwright's method name in front of its message ("locator.fill: Error: "): not the operator's words. */
+const API_CALL_PREFIX =
+  /^(?:page|frame|locator|elementHandle|jsHandle|browserContext|mouse|keyboard)\.\w+: (?:Error: )?/u;
+
+/**
+ * What the operator reads of a failure: its message without Playwright's method name, call log
+ * and stack frames (page scripts' errors carry theirs in the message). Those are for the worker's log.
  */
 export function userMessage(message: string): string {
   const [head = message] = message.split(CALL_LOG);
@@ -90,7 +105,8 @@ export function userMessage(message: string): string {
     .split('\n')
     .filter((line) => !STACK_FRAME.test(line))
     .join('\n')
-    .trim();
+    .trim()
+    .replace(API_CALL_PREFIX, '');
   return kept || message.trim();
 }
 
@@ -109,5 +125,10 @@ export function classifyError(error: unknown, sequence?: number): AutomationErro
   const message = plainMessage(error);
   const stack = error instanceof Error && error.stack ? error.stack.replace(ANSI_ESCAPE, '') : undefined;
   const details = stack?.includes(message) ? stack : [message, stack].filter(Boolean).join('\n');
-  return new AutomationError(codeFor(error, message), userMessage(message), sequence, details);
+  return new AutomationError(
+    codeFor(error, message),
+    withWaitReason(userMessage(message), message),
+    sequence,
+    details,
+  );
 }

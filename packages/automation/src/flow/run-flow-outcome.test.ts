@@ -32,6 +32,16 @@ const EDIT_PAGE = `<!doctype html><title>edit</title>
   document.getElementById('broken').addEventListener('click', () => (status.textContent = 'Saving…'));
 </script>`;
 
+/** A cookie banner over the whole page: it takes every click until accepted. */
+const CONSENT_PAGE = `<!doctype html><title>checkout</title>
+<button id="continue">Continue</button><p id="result">Not yet</p>
+<div id="consent" role="dialog" aria-label="Cookie consent" style="position:fixed;inset:0;background:rgba(0,0,0,.5);display:flex;align-items:flex-end">
+<button id="accept">Accept all</button></div>
+<script>
+  document.getElementById('accept').addEventListener('click', () => document.getElementById('consent').remove());
+  document.getElementById('continue').addEventListener('click', () => (document.getElementById('result').textContent = 'Continued'));
+</script>`;
+
 let site: FlowPage;
 
 beforeAll(async () => {
@@ -47,6 +57,7 @@ beforeAll(async () => {
       return void later(0, '<p id="status">Loading…</p><script src="/slow.js"></script>');
     if (request.url === '/slow.js')
       return void later(600, "document.getElementById('status').textContent = 'Submitted';");
+    if (request.url === '/consent') return void later(0, CONSENT_PAGE);
     later(0, EDIT_PAGE);
   });
 });
@@ -137,5 +148,29 @@ describe('native lists', () => {
       originalMessage:
         'This element is a list (a <select>): text cannot be typed into it; record Select option to choose one of its options',
     });
+  });
+});
+
+describe('a click another element takes', () => {
+  it('names the covering element, without Playwright’s method or call log', async () => {
+    const result = await run([
+      { sequence: 10, type: 'NAVIGATE', options: { text: `${site.base}/consent` } },
+      { sequence: 20, type: 'CLICK', target: css('#continue'), options: { timeoutMs: 1_500 } },
+    ]);
+    expect(result.status).toBe('ERROR');
+    expect(result.error).toMatchObject({
+      code: AUTOMATION_CODES.ELEMENT_CLICK_INTERCEPTED,
+      originalMessage:
+        'Another element covers it and would take the click: dialog "Cookie consent" (#consent)',
+    });
+    expect(result.error?.details).toContain('intercepts pointer events');
+
+    const accepted = await run([
+      { sequence: 10, type: 'NAVIGATE', options: { text: `${site.base}/consent` } },
+      { sequence: 15, type: 'CLICK', target: css('#accept'), options: {} },
+      { sequence: 20, type: 'CLICK', target: css('#continue'), options: {} },
+      { sequence: 30, type: 'GET_TEXT', target: css('#result'), options: {} },
+    ]);
+    expect(accepted.values[30]).toEqual({ kind: 'text', value: 'Continued' });
   });
 });

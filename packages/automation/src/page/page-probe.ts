@@ -257,7 +257,8 @@ export function pageProbe(request: ProbeRequest): string {
   // One way to describe an element, shared by the element areas and element-at-point, so the
   // outlined element and the picked one always carry the same selector. An element's selector is
   // "#id" when its id is unique in its document (shadow roots included, as Playwright's css engine
-  // sees them), else its parent's selector, " > " and its tag (with :nth-of-type when the tag
+  // sees them), else `tag[name="…"]` for a form control whose name is unique there, else its
+  // parent's selector, " > " and its tag (with :nth-of-type when the tag
   // repeats among its siblings). The parent of an element heading an open shadow root is the
   // host: Playwright's css engine lets ">" step from a shadow root's child to its host.
   const positions = new Map<Node, Map<Element, { index: number; total: number }>>();
@@ -294,14 +295,38 @@ export function pageProbe(request: ProbeRequest): string {
     }
     return counts.get(id) === 1;
   };
+  // Form controls are known by their name when no other control of the document has it: server
+  // rendered admin tools (Adminer, phpMyAdmin, wikis) name every field and give few ids, and a
+  // position in a layout table breaks as soon as a row is added.
+  const NAMED_TAGS = ['input', 'select', 'textarea', 'button'];
+  const nameCountsByDocument = new Map<Document, Map<string, number>>();
+  const uniqueNameSelector = (el: Element, tag: string): string | null => {
+    const name = NAMED_TAGS.includes(tag) ? getAttr(el, 'name') : null;
+    if (!name) return null;
+    const doc = ownerDocumentOf(el);
+    let counts = nameCountsByDocument.get(doc);
+    if (!counts) {
+      counts = new Map<string, number>();
+      for (const named of deepQueryAll(doc, '[name]')) {
+        const key = `${localNameOf(named)} ${getAttr(named, 'name') ?? ''}`;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      nameCountsByDocument.set(doc, counts);
+    }
+    if (counts.get(`${tag} ${name}`) !== 1) return null;
+    return `${tag}[name="${name.replace(/["\\]/g, '\\$&')}"]`;
+  };
   const selectors = new Map<Element, string>();
   const selectorOf = (el: Element): string => {
     const known = selectors.get(el);
     if (known !== undefined) return known;
     const id = getAttr(el, 'id');
+    const named = uniqueNameSelector(el, localNameOf(el));
     let selector: string;
     if (id && isUniqueId(el, id)) {
       selector = '#' + CSS.escape(id);
+    } else if (named) {
+      selector = named;
     } else {
       const tag = CSS.escape(localNameOf(el));
       const { index, total } = positionOf(el);

@@ -163,7 +163,7 @@ describe('elementAtPoint', () => {
     const input = page.getByPlaceholder('you@example.com');
     const recorded = await recordAt(input);
     expect(recorded).toMatchObject({ type: 'INPUTABLE_TEXT', tagName: 'input', framePath: [] });
-    expect(recorded.selectorValue).toBe('#signup > div > input');
+    expect(recorded.selectorValue).toBe('input[name="email"]');
     expect(recorded.xpathValue).toBeUndefined();
     expect(recorded.fallbackLocators).toContainEqual({ kind: 'label', value: 'Newsletter email' });
     await expectResolvesBack(recorded, input);
@@ -172,6 +172,23 @@ describe('elementAtPoint', () => {
     const subscribe = await recordAt(button);
     expect(subscribe).toMatchObject({ type: 'CLICKABLE', tagName: 'button' });
     await expectResolvesBack(subscribe, button);
+  });
+
+  it('knows the fields of a server-rendered form by their unique names, not their place in a layout table', async () => {
+    await open('admin-login.html');
+    const selectorAt = async (locator: Locator) => (await recordAt(locator)).selectorValue;
+    expect(await selectorAt(page.locator('select').first())).toBe('select[name="auth[driver]"]');
+    expect(await selectorAt(page.getByPlaceholder('localhost'))).toBe('input[name="auth[server]"]');
+    // An id still wins; a name several radios share says nothing: their place does.
+    expect(await selectorAt(page.locator('#username'))).toBe('#username');
+    const write = page.getByRole('radio', { name: 'Write' });
+    const recorded = await recordAt(write);
+    expect(recorded.selectorValue).toMatch(/label:nth-of-type\(2\) > input$/);
+    await expectResolvesBack(recorded, write);
+    await expectResolvesBack(
+      await recordAt(page.getByPlaceholder('localhost')),
+      page.getByPlaceholder('localhost'),
+    );
   });
 
   it('continues into a cross-origin iframe with one more evaluate', async () => {

@@ -62,7 +62,15 @@ export const extractorListItemSchema = z.object({
   viewerEmail: z.string().nullable(),
   status: z.enum(RUN_STATUSES).nullable(),
   /** Errors not yet shown to the user, newest first; the list shows the first and clears them. */
-  errorMessages: z.array(z.object({ id: z.string(), errorMessage: z.string(), createdAt: z.string() })),
+  errorMessages: z.array(
+    z.object({
+      id: z.string(),
+      errorMessage: z.string(),
+      /** The automation code of the failure (the notice words it "Name (code): message"). */
+      errorCode: z.number().int().nullable(),
+      createdAt: z.string(),
+    }),
+  ),
   errorMessage: z.string().nullable(),
   /** The latest MANUAL or SCHEDULED run (GET /extractor/run/:runId); null before the first one. */
   lastRunId: z.string().uuid().nullable(),

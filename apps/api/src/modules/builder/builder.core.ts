@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { toFlowAction, type SecretBox, type StoredAction } from '@pagewright/db';
 import {
-  AUTOMATION_ERRORS,
+  automationErrorText,
   BUILDER_MESSAGES,
   MESSAGES,
   type BuilderAction,
@@ -48,8 +48,7 @@ export const mustValidateMessage = (type: ExtractorType): string =>
   MESSAGES[isInsertor(type) ? 'insertor.must.validate' : 'extractor.must.validate'];
 
 export function automationText(failure: SessionFailure): string {
-  const name = failure.code ? (AUTOMATION_ERRORS[failure.code] ?? failure.name) : failure.name;
-  return name && failure.code ? `${name} (${failure.code}): ${failure.message}` : failure.message;
+  return automationErrorText(failure.code, failure.message);
 }
 
 /** A stored action as a draft action; its sealed secret stays sealed. */

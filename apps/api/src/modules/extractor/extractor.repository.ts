@@ -61,7 +61,7 @@ export interface ExtractorListRow {
   status: RunStatus | null;
   createdAt: string;
   /** The errors not yet shown, newest first; null when there are none. */
-  errorMessages: { id: string; message: string; createdAt: string }[] | null;
+  errorMessages: { id: string; message: string; errorCode: number | null; createdAt: string }[] | null;
   lastRunId: string | null;
 }
 
@@ -83,6 +83,7 @@ const EXTRACTOR_LIST = {
          FROM "Extractor" e
          LEFT JOIN LATERAL (
            SELECT json_agg(json_build_object('id', m.id, 'message', m.message,
+                                             'errorCode', m."errorCode",
                                              'createdAt', ${isoText('m."createdAt"')})
                            ORDER BY m."createdAt" DESC) AS "errorMessages"
            FROM "ExtractorErrorMessage" m

@@ -38,6 +38,7 @@ export function createExtractorService(extractors: ExtractorRepository, secrets:
           errorMessages: errorMessages.map((e) => ({
             id: e.id,
             errorMessage: e.message,
+            errorCode: e.errorCode,
             createdAt: e.createdAt,
           })),
           errorMessage: errorMessages[0]?.message ?? null,

@@ -16,6 +16,7 @@ import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import {
   DASHBOARD_PANELS,
+  automationErrorText,
   MESSAGES,
   PENDING_ASK_CHECK_DELAY_MS,
   type ExtractorListItem,
@@ -128,7 +129,12 @@ export function ExtractorListPanel({
     for (const row of list.data ?? []) {
       const first = row.errorMessages[0];
       if (row.status === 'ERROR' && first) {
-        queueRunErrorNotice({ key: first.id, extractorId: row.id, name: row.name, text: first.errorMessage });
+        queueRunErrorNotice({
+          key: first.id,
+          extractorId: row.id,
+          name: row.name,
+          text: automationErrorText(first.errorCode, first.errorMessage),
+        });
       }
     }
   }, [list.data]);

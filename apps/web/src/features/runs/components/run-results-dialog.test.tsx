@@ -34,8 +34,8 @@ const failedRun: RunDetail = {
   trigger: 'MANUAL',
   startedAt: '2026-03-01T10:00:00.000Z',
   finishedAt: '2026-03-01T10:00:30.000Z',
-  errorCode: 100404,
-  errorMessage: 'No Such Element: #buy',
+  errorCode: 100007,
+  errorMessage: 'No element matches CSS "#buy" within 10000 ms',
   errorSequence: 70,
   waitingForWorker: false,
   steps: [
@@ -83,7 +83,12 @@ const failedRun: RunDetail = {
       value: { kind: 'file', fileName: 'statement.pdf', mimeType: 'application/pdf', size: 2048 },
       fileName: 'statement.pdf',
     }),
-    step({ sequence: 70, actionType: 'CLICK', label: 'Buy', errorMessage: 'No Such Element: #buy' }),
+    step({
+      sequence: 70,
+      actionType: 'CLICK',
+      label: 'Buy',
+      errorMessage: 'No element matches CSS "#buy" within 10000 ms',
+    }),
   ],
 };
 
@@ -145,7 +150,11 @@ describe('RunResultsDialog', () => {
 
     const dialog = await screen.findByRole('dialog', { name: /Run results: Shop prices/ });
     expect((await within(dialog).findByTestId('run-status')).textContent).toContain('Error');
-    expect(within(dialog).getByText('Failed at step 70: No Such Element: #buy')).toBeTruthy();
+    expect(
+      within(dialog).getByText(
+        'Failed at step 70: No Such Element (100007): No element matches CSS "#buy" within 10000 ms',
+      ),
+    ).toBeTruthy();
 
     const stepNamed = (name: string) => within(dialog).getByRole('listitem', { name });
     expect(within(stepNamed('Step 20: Get text')).getByText('Welcome, ops-user')).toBeTruthy();
@@ -180,7 +189,7 @@ describe('RunResultsDialog', () => {
     const failing = stepNamed('Step 70: Click');
     expect(failing.getAttribute('data-failed')).toBe('true');
     expect(within(failing).getByRole('alert').textContent).toContain(
-      'The run failed here: No Such Element: #buy',
+      'The run failed here: No Such Element (100007): No element matches CSS "#buy" within 10000 ms',
     );
     expect(stepNamed('Step 20: Get text').getAttribute('data-failed')).toBeNull();
 

@@ -19,7 +19,12 @@ import ErrorOutlined from '@mui/icons-material/ErrorOutlined';
 import { alpha } from '@mui/material/styles';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { RunDetail, RunStep, RunStepScreenshotKind } from '@pagewright/shared';
+import {
+  automationErrorText,
+  type RunDetail,
+  type RunStep,
+  type RunStepScreenshotKind,
+} from '@pagewright/shared';
 import { RunStatusChip } from '../../../components/run-status-chip';
 import { errorText } from '../../../lib/api-client';
 import { useLiveEvents } from '../../../lib/live-events';
@@ -58,7 +63,8 @@ function StepItem({
 }) {
   const { t } = useTranslation();
   const type = step.actionType ? t(`dialogs.action.type.${step.actionType}`) : t('runs.step.type.none');
-  const errorMessage = step.errorMessage ?? (isFailing ? runErrorMessage : null);
+  // The failing step's error reads as the run's (name and code); another step's as it was kept.
+  const errorMessage = isFailing ? (runErrorMessage ?? step.errorMessage) : step.errorMessage;
   const hasFailed = errorMessage !== null || isFailing;
 
   return (
@@ -190,6 +196,7 @@ export function RunResultsDialog({ runId, name, onClose }: RunResultsDialogProps
 
   const failing = data ? failingStepIndex(data) : -1;
   const failingSequence = failing >= 0 ? data?.steps[failing]?.sequence : undefined;
+  const runError = data?.errorMessage ? automationErrorText(data.errorCode, data.errorMessage) : null;
 
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="lg" aria-labelledby="run-results-title" scroll="paper">
@@ -217,11 +224,11 @@ export function RunResultsDialog({ runId, name, onClose }: RunResultsDialogProps
               {t('runs.executing')}
             </Typography>
           ))}
-        {data?.status === 'ERROR' && data.errorMessage && (
+        {data?.status === 'ERROR' && runError && (
           <Alert severity="error" sx={{ mb: 1.5 }}>
             {failingSequence !== undefined
-              ? t('runs.failed.at', { sequence: failingSequence, errorMessage: data.errorMessage })
-              : t('runs.failed', { errorMessage: data.errorMessage })}
+              ? t('runs.failed.at', { sequence: failingSequence, errorMessage: runError })
+              : t('runs.failed', { errorMessage: runError })}
           </Alert>
         )}
         {data &&
@@ -236,7 +243,7 @@ export function RunResultsDialog({ runId, name, onClose }: RunResultsDialogProps
                   runId={runId}
                   step={step}
                   isFailing={index === failing}
-                  runErrorMessage={data.errorMessage}
+                  runErrorMessage={runError}
                   onOpen={setEvidence}
                 />
               ))}

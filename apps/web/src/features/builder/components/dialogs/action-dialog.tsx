@@ -332,8 +332,7 @@ function OpenActionDialog(props: ActionDialogProps) {
         break;
     }
     if (JUMP_ACTION_TYPES.includes(type)) options.sequenceDestination = Number(form.nextSequence);
-    if (isTimed(type) && form.timeout !== '')
-      options.timeoutMs = Number(form.timeout) * 1000;
+    if (isTimed(type) && form.timeout !== '') options.timeoutMs = Number(form.timeout) * 1000;
     if (isAsk) {
       const question = form.text.trim();
       if (question) input.textValue = question;
