@@ -362,6 +362,66 @@ test('an insertor sets a native select, checks that its save landed, and a refus
   await expect(card(page, 50)).toHaveAttribute('data-validation', 'ERROR');
 });
 
+test('Ask password is tied to the field picked first, typed while recording, and asked and typed on every run', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const user = await signIn(page, 'builder-e2e-ask');
+  const token = user.accessToken;
+  const id = await startItem(token, 'EXTRACTOR', 'Asks the password');
+  await page.goto(`/extractor?id=${id}`);
+  await expect(page.getByRole('heading', { name: 'Asks the password' })).toBeVisible();
+  await chooseAction(page, 'Navigate');
+  await dialog(page).getByLabel('URL').fill(`${site.url}/pages/login.html`);
+  await confirm(page, 10);
+  await pickAndOpen(page, token, 'EXTRACTOR', 'Type text', '#username');
+  await dialog(page).getByLabel('Text').fill('ops-user');
+  await confirm(page, 20);
+
+  // The field is picked first, as for Type password; the answer given now is typed, never kept.
+  await pickAndOpen(page, token, 'EXTRACTOR', 'Ask password', '#password');
+  await dialog(page).getByLabel('Label').fill('Site password');
+  await dialog(page).getByLabel('Question').fill('Password of ops-user?');
+  await dialog(page).getByLabel('Answer now').fill(FIXTURE_PASSWORD);
+  await confirm(page, 30);
+  await expect(card(page, 30)).toContainText('Site password');
+  await expect(card(page, 30)).not.toContainText('No field is picked');
+
+  await pickAndOpen(page, token, 'EXTRACTOR', 'Click', '#login-submit');
+  await confirm(page, 40);
+  await pickAndOpen(page, token, 'EXTRACTOR', 'Get text', '#welcome');
+  await dialog(page).getByLabel('Label').fill('Welcome');
+  await confirm(page, 50);
+
+  // Validation runs from a fresh page: it asks, and the answer goes into the picked field.
+  await page.getByRole('button', { name: 'Validate' }).click();
+  const validationAsk = page.getByRole('dialog', { name: 'Site password' });
+  await expect(validationAsk).toBeVisible({ timeout: 60_000 });
+  await validationAsk.getByLabel('Answer').fill(FIXTURE_PASSWORD);
+  await validationAsk.getByLabel('Answer').press('Enter');
+  await expect(page.getByText(MESSAGES['extractor.validate.success'])).toBeVisible({ timeout: 120_000 });
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(MESSAGES['extractor.save.success'])).toBeVisible();
+  await page.getByTestId('builder').getByRole('button', { name: 'Close', exact: true }).click();
+
+  const flow = page
+    .getByTestId('panel-extractors')
+    .getByRole('listitem', { name: 'Asks the password', exact: true });
+  await flow.getByRole('button', { name: 'More actions for Asks the password' }).click();
+  await page.getByRole('menuitem', { name: 'Execute' }).click();
+  const runAsk = page.getByRole('dialog', { name: 'Site password' });
+  await expect(runAsk).toBeVisible({ timeout: 60_000 });
+  await expect(runAsk).toContainText('Password of ops-user?');
+  await runAsk.getByLabel('Answer').fill(FIXTURE_PASSWORD);
+  await runAsk.getByLabel('Answer').press('Enter');
+  await expect(flow).toHaveAttribute('data-status', 'SUCCESS', { timeout: 120_000 });
+  await flow.getByRole('button', { name: 'Results of the last run of Asks the password' }).click();
+  const results = page.getByRole('dialog', { name: /Run results: Asks the password/ });
+  await expect(results.getByRole('listitem', { name: 'Step 50: Get text', exact: true })).toContainText(
+    'Welcome, ops-user',
+  );
+});
+
 test('a navigator is recorded by clicking and typing on the live page', async ({ page }) => {
   test.setTimeout(180_000);
   const user = await signIn(page, 'builder-e2e-nav');

@@ -70,6 +70,79 @@ describe('builder rules (automation spec §5)', () => {
     expect(broken).toEqual({ field: 'options.numberFormat.groupSeparator', message: 'Required' });
   });
 
+  it('asks for an id, password or code need the field their answer is typed into', () => {
+    const first = [{ sequence: 10, type: 'NAVIGATE' as const, options: {} }];
+    for (const type of ['ASK_ID', 'ASK_PASSWORD', 'ASK_CODE'] as const)
+      expect(
+        actionRuleError({ type, sequence: 20, options: {}, hasCredentials: false }, first, 'EXTRACTOR', true),
+      ).toEqual({
+        field: 'target',
+        message: 'Required',
+      });
+    expect(
+      actionRuleError(
+        {
+          type: 'ASK_PASSWORD',
+          sequence: 20,
+          options: {},
+          hasCredentials: false,
+          target: { selectorType: 'CSS', selectorValue: '#password', framePath: [], fallbackLocators: [] },
+        },
+        first,
+        'INSERTOR',
+        true,
+      ),
+    ).toBeNull();
+  });
+
+  it('insertors offer Select option, the waits and Check text; answers to dialogs are only recorded', () => {
+    const first = [{ sequence: 10, type: 'NAVIGATE' as const, options: {} }];
+    const target = {
+      selectorType: 'CSS' as const,
+      selectorValue: '#category',
+      framePath: [],
+      fallbackLocators: [],
+    };
+    expect(
+      actionRuleError(
+        {
+          type: 'CLICK_SELECT',
+          sequence: 20,
+          target,
+          options: { select: { option: 'b', options: [] } },
+          hasCredentials: false,
+        },
+        first,
+        'INSERTOR',
+        true,
+      ),
+    ).toBeNull();
+    expect(
+      actionRuleError(
+        { type: 'CHECK_TEXT', sequence: 20, options: {}, hasCredentials: false },
+        first,
+        'INSERTOR',
+        true,
+      ),
+    ).toEqual({
+      field: 'textValue',
+      message: 'Required',
+    });
+    expect(
+      actionRuleError(
+        {
+          type: 'ANSWER_DIALOG',
+          sequence: 20,
+          options: { dialog: { type: 'confirm', message: 'Sure?', accept: true } },
+          hasCredentials: false,
+        },
+        first,
+        'EXTRACTOR',
+        true,
+      )?.field,
+    ).toBe('type');
+  });
+
   it('orderings only for number and date results, scripts included', () => {
     expect(offeredConditions({ type: 'GET_TEXT', options: {} })).toHaveLength(4);
     expect(offeredConditions({ type: 'GET_DATE', options: {} })).toHaveLength(8);

@@ -42,6 +42,12 @@ export const ASK_ACTION_TYPES: readonly ActionType[] = [
   'ASK_RECAPTCHA',
 ];
 
+/**
+ * Asks whose answer is typed into a field picked first (issue 22): without one, an asked password
+ * or code was typed nowhere and the login still needed a Type password with the secret stored.
+ */
+export const FIELD_ASK_TYPES: readonly ActionType[] = ['ASK_ID', 'ASK_PASSWORD', 'ASK_CODE'];
+
 /** Asks recorded in two picks: the area showing the question, then the answer field. */
 export const MULTI_STEP_ASK_TYPES: readonly ActionType[] = ['ASK_QUESTION', 'ASK_CAPTCHA'];
 
@@ -79,6 +85,7 @@ export const ELEMENT_ACTION_TYPES: readonly ActionType[] = [
   'GET_FILE',
   'MOVE',
   ...TIMED_ACTION_TYPES,
+  ...FIELD_ASK_TYPES,
   'ASK_CAPTCHA',
 ];
 

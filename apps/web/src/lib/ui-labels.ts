@@ -413,6 +413,8 @@ export const UI_LABELS = {
   'builder.card.url': 'Go to {{url}}',
   'builder.card.point': 'At {{x}}, {{y}}',
   'builder.card.expects': 'The page must show "{{text}}"',
+  'builder.card.ask.no.field':
+    'No field is picked for this answer, so a run types it nowhere: remove this step and record it again, picking the field first.',
   'builder.card.dialog.accept': 'The page asked "{{message}}" → OK',
   'builder.card.dialog.prompt': 'The page asked "{{message}}" → "{{text}}"',
   'builder.card.dialog.dismiss': 'The page asked "{{message}}" → Cancel',

@@ -42,6 +42,12 @@ export async function ask(context: ActionContext): Promise<ActionOutcome> {
   const { action, hooks } = context;
   if (action.type === 'ASK_RECAPTCHA') return askRecaptcha(context);
 
+  // An asked secret with no field (saved before asks were tied to one) would be typed nowhere.
+  if (!action.target && SECRET_ASKS.includes(action.type))
+    fail(
+      AUTOMATION_CODES.INVALID_ARGUMENT,
+      `${action.type === 'ASK_PASSWORD' ? 'Ask password' : 'Ask code'} has no field to type the answer into: record it again, picking the field first`,
+    );
   const element = action.target ? await requireElement(context) : undefined;
   const questionSelector = action.options.askMultiStepDto?.askDataContentSelector;
   const questionArea = questionSelector

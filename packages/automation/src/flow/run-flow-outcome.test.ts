@@ -174,3 +174,21 @@ describe('a click another element takes', () => {
     expect(accepted.values[30]).toEqual({ kind: 'text', value: 'Continued' });
   });
 });
+
+describe('asks tied to a field', () => {
+  it('an asked password with no field (saved before asks had one) fails instead of typing it nowhere', async () => {
+    let asked = 0;
+    const result = await runFlow(
+      site.page,
+      [open(), { sequence: 20, type: 'ASK_PASSWORD', options: { text: 'Password?' } }],
+      { ...quietHooks, ask: () => Promise.resolve(String(++asked)) },
+      { ...WITHOUT_PICTURES, navigationPolicy: LOCAL_POLICY },
+    );
+    expect(asked).toBe(0);
+    expect(result.error).toMatchObject({
+      code: AUTOMATION_CODES.INVALID_ARGUMENT,
+      originalMessage:
+        'Ask password has no field to type the answer into: record it again, picking the field first',
+    });
+  });
+});

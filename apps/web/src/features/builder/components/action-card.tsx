@@ -16,12 +16,13 @@ import {
 import { keyframes } from '@mui/material/styles';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type {
-  ActionType,
-  ActionValidation,
-  BuilderAction,
-  FallbackLocator,
-  PageDialogAnswer,
+import {
+  FIELD_ASK_TYPES,
+  type ActionType,
+  type ActionValidation,
+  type BuilderAction,
+  type FallbackLocator,
+  type PageDialogAnswer,
 } from '@pagewright/shared';
 
 /** Which card menu the builder state allows (spec §4). */
@@ -246,6 +247,11 @@ export const ActionCard = memo(function ActionCard(props: ActionCardProps) {
         {action.validation === 'NOTVALIDATED' && (
           <Typography variant="body2" sx={{ color: 'warning.dark' }}>
             {t('builder.card.not.validated')}
+          </Typography>
+        )}
+        {FIELD_ASK_TYPES.includes(action.type) && !action.selectorValue && (
+          <Typography variant="body2" role="alert" sx={{ color: 'warning.dark' }}>
+            {t('builder.card.ask.no.field')}
           </Typography>
         )}
         {picture && (
