@@ -546,14 +546,23 @@ export function pageProbe(request: ProbeRequest): string {
       offsetY += contentY;
       doc = childDoc;
     }
-    // Recorders act on what a user means to click: text inside a button or link is the button or link.
+    // Recorders act on what a user means to click: text inside a button or link is the button or
+    // link, and so is an icon (svg > path, <i>, <img>) inside one, although it inherits the
+    // button's pointer cursor. Only a control of its own (a field, a link, a role, an onclick)
+    // stays itself.
     const deepest: Element = el;
     let element = deepest;
-    if (classify(deepest) === 'OTHER') {
+    const deepestTag = localNameOf(deepest);
+    const isOwnControl =
+      ['a', 'button', 'input', 'select', 'textarea', 'summary'].includes(deepestTag) ||
+      CLICKABLE_ROLES.includes((getAttr(deepest, 'role') ?? '').toLowerCase()) ||
+      hasAttr(deepest, 'onclick') ||
+      (namespaceOf(deepest) === XHTML && isContentEditableOf(deepest));
+    if (!isOwnControl) {
       element =
         closestOf(
           deepest,
-          'a[href], button, [role="button"], [role="link"], [role="menuitem"], [role="tab"], summary',
+          'a[href], button, [role="button"], [role="link"], [role="menuitem"], [role="tab"], [role="checkbox"], [role="option"], [role="switch"], summary',
         ) ?? deepest;
     }
     const selector = selectorOf(element);

@@ -191,6 +191,23 @@ describe('elementAtPoint', () => {
     );
   });
 
+  it('records an icon inside a button or link as the button or link, named as people read it', async () => {
+    await open('icon-buttons.html');
+    const newTiddler = await recordAt(page.locator('#new-tiddler path'));
+    expect(newTiddler).toMatchObject({ tagName: 'button', selectorValue: '#new-tiddler', type: 'CLICKABLE' });
+    expect(newTiddler.fallbackLocators).toContainEqual({ kind: 'role', role: 'button', name: 'New tiddler' });
+    await expectResolvesBack(newTiddler, page.getByRole('button', { name: 'New tiddler' }));
+
+    const remove = await recordAt(page.getByTitle('Delete').locator('path'));
+    expect(remove.tagName).toBe('button');
+    expect(remove.selectorValue).not.toMatch(/svg|path/);
+    expect(remove.fallbackLocators).toContainEqual({ kind: 'role', role: 'button', name: 'Delete' });
+
+    const settings = await recordAt(page.locator('.icon-gear'));
+    expect(settings.tagName).toBe('a');
+    expect(settings.fallbackLocators).toContainEqual({ kind: 'role', role: 'link', name: 'Settings' });
+  });
+
   it('continues into a cross-origin iframe with one more evaluate', async () => {
     await open('cross-origin-iframe.html');
     const email = page.frameLocator('#other-origin-frame').getByTestId('frame-email');
