@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { MESSAGES, type BuilderView, type ExtractorType } from '@pagewright/shared';
+import { MESSAGES, type BuilderView, type ExtractorType, type NormalizedPage } from '@pagewright/shared';
 import { FIXTURE_PASSWORD, startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createConfirmedUser } from '../support/accounts.js';
 import {
@@ -197,6 +197,23 @@ test('an extractor recorded by clicking the live page validates, saves and runs'
   await expect(html).toBeHidden();
   await page.keyboard.press('Escape');
   await expect(results).toBeHidden();
+
+  // Editing the saved item: the live page replays to where the flow ends, not about:blank.
+  await flow.getByRole('button', { name: 'More actions for Recorded by clicking' }).click();
+  await page.getByRole('menuitem', { name: 'Edit', exact: true }).click();
+  await expect(page.getByTestId('replay-banner')).toBeVisible();
+  await expect(page.getByTestId('replay-banner')).toBeHidden({ timeout: 120_000 });
+  const livePage = () => api<NormalizedPage>(token, '/extractor/normalized/current?extractorType=EXTRACTOR');
+  expect((await livePage()).pageURL).toBe(`${site.url}/pages/table.html`);
+  // Editing a step brings the page to where that step found it: the filled sign-in form.
+  await page.getByRole('button', { name: 'Actions of step 40' }).click();
+  await page.getByRole('menuitem', { name: 'Edit', exact: true }).click();
+  await expect(dialog(page)).toBeVisible({ timeout: 120_000 });
+  const atStep40 = await livePage();
+  expect(atStep40.pageURL).toBe(`${site.url}/pages/login.html`);
+  expect(atStep40.areas.some((area) => area.selector === '#login-submit')).toBe(true);
+  await dialog(page).getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog(page)).toHaveCount(0);
 });
 
 test('a validation that fails marks the failing card ERROR with the server message', async ({ page }) => {

@@ -541,6 +541,43 @@ describe('the action builder (record, validate, save, run)', () => {
     await api().get('/api/extractor/end').query(EXTRACTOR).set(bearer(owner.token)).expect(200);
   });
 
+  it('brings the live page to where a step found it, and Reload replays the steps to the end', async () => {
+    await startBuilder(owner, 'Replayed flow');
+    await added(owner, { type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` });
+    await added(owner, { type: 'TYPE_TEXT', target: target('#username'), textValue: 'ops-user' });
+    await added(owner, { type: 'TYPE_PASSWORD', target: target('#password'), credentials: FIXTURE_PASSWORD });
+    await added(owner, { type: 'CLICK', target: target('#login-submit') });
+    await added(owner, { type: 'GET_TEXT', target: target('#welcome') });
+
+    const atClick = await api()
+      .get('/api/extractor/edit/normalized')
+      .query({ ...EXTRACTOR, sequence: 40 })
+      .set(bearer(owner.token))
+      .expect(200);
+    expect(atClick.body).toMatchObject({
+      sequence: 40,
+      pageURL: `${site.url}/pages/login.html`,
+      replay: { reachedSequence: 30, stoppedAt: null, message: null },
+    });
+    // The fields hold what the replayed steps typed (the password too, opened on the worker).
+    const typed = await add(owner, { type: 'GET_TEXT', target: target('#username'), sequence: 35 }).expect(
+      200,
+    );
+    expect(typed.body.value).toEqual({ kind: 'text', value: 'ops-user' });
+
+    const reloaded = await api()
+      .get('/api/extractor/normalized/reload')
+      .query(EXTRACTOR)
+      .set(bearer(owner.token))
+      .expect(200);
+    expect(reloaded.body).toMatchObject({
+      pageURL: `${site.url}/welcome`,
+      replay: { reachedSequence: 50, stoppedAt: null },
+    });
+    expect((reloaded.body as NormalizedPage).areas.some((area) => area.selector === '#welcome')).toBe(true);
+    await api().get('/api/extractor/end').query(EXTRACTOR).set(bearer(owner.token)).expect(200);
+  });
+
   it('marks the failing action ERROR with the automation error and the earlier ones SUCCESS', async () => {
     await startBuilder(owner, 'Failing flow');
     await added(owner, { type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` });

@@ -190,6 +190,22 @@ export const sessionCommandSchema = z.discriminatedUnion('command', [
     numberMask: numberMaskSchema.optional(),
     dateMask: dateMaskSchema.optional(),
   }),
+  /**
+   * Brings the live page to a step's state (issue 22): the steps before `untilSequence` (all when
+   * null) run from a fresh context, without pictures; an ask ends the replay before it.
+   */
+  z.object({
+    command: z.literal('replay'),
+    ...sessionRef,
+    untilSequence: z.number().int().nullable(),
+    steps: z.array(
+      z.object({
+        step: flowActionSchema,
+        sealedSecret: sealedSecretJsonSchema.nullable(),
+        secretContext: z.string().nullable(),
+      }),
+    ),
+  }),
   z.object({
     command: z.literal('validate'),
     ...sessionRef,
@@ -209,6 +225,17 @@ export const sessionCommandSchema = z.discriminatedUnion('command', [
   }),
 ]);
 export type SessionCommand = z.infer<typeof sessionCommandSchema>;
+
+/** What a replay did: the page is in the state after `reachedSequence` (null: no step ran). */
+export const replayResultSchema = z.object({
+  ok: z.literal(true),
+  status: z.enum(['SUCCESS', 'ERROR', 'STOPPED']),
+  reachedSequence: z.number().int().nullable(),
+  /** Why it stopped early: a step failed, or an ask (its answer is the operator's, not the replay's). */
+  stoppedAt: z.number().int().nullable(),
+  message: z.string().nullable(),
+});
+export type ReplayResult = z.infer<typeof replayResultSchema>;
 export type SessionCommandName = SessionCommand['command'];
 
 /** Why a command did not do its work (no thrown job: the API reads the answer). */

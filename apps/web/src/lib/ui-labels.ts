@@ -413,6 +413,10 @@ export const UI_LABELS = {
   'builder.card.url': 'Go to {{url}}',
   'builder.card.point': 'At {{x}}, {{y}}',
   'builder.card.expects': 'The page must show "{{text}}"',
+  'builder.replay.all': 'Replaying the steps from a fresh page…',
+  'builder.replay.to': 'Bringing the page to where step {{sequence}} found it…',
+  'builder.replay.stopped': 'The replay stopped before step {{sequence}}: {{reason}}',
+  'builder.replay.ask': 'it asks for an answer, which the replay does not give.',
   'builder.card.ask.no.field':
     'No field is picked for this answer, so a run types it nowhere: remove this step and record it again, picking the field first.',
   'builder.card.dialog.accept': 'The page asked "{{message}}" → OK',

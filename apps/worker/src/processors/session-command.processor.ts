@@ -14,9 +14,11 @@ import {
 } from '@pagewright/automation';
 import type { SecretBox } from '@pagewright/db';
 import {
+  ASK_ACTION_TYPES,
   ASK_MESSAGES,
   AUTOMATION_ERRORS,
   BUILDER_DRAFT_TTL_MS,
+  automationErrorText,
   PAGE_DIALOG_ANSWER_TIMEOUT_MS,
   builderImageKey,
   publishLiveEvent,
@@ -25,6 +27,7 @@ import {
   type ExecuteResult,
   type FlowAction,
   type PageDialog,
+  type ReplayResult,
   type SealedSecretJson,
   type SessionCommand,
   type SessionFailure,
@@ -333,6 +336,54 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
     }
   }
 
+  /**
+   * Replays the steps before `untilSequence` on a fresh context of the session (as a validation
+   * starts), so the live page is where that step found it. Nothing is stored: no pictures, no run.
+   * An ask stops the replay before it: its answer is the operator's to give.
+   */
+  async function replay(
+    session: LiveSession,
+    command: Extract<SessionCommand, { command: 'replay' }>,
+  ): Promise<ReplayResult | SessionFailure> {
+    const until = command.untilSequence;
+    const wanted = command.steps
+      .map((entry) => withSecret(entry.step, openSecret(entry.sealedSecret, entry.secretContext)))
+      .filter((step) => until === null || step.sequence < until)
+      .sort((a, b) => a.sequence - b.sequence);
+    const firstAsk = wanted.findIndex((step) => ASK_ACTION_TYPES.includes(step.type));
+    const steps = firstAsk === -1 ? wanted : wanted.slice(0, firstAsk);
+    session.isBusy = true;
+    try {
+      const context = await deps.pool.newContext();
+      const page = await context.newPage();
+      await sessions.replaceContext(session, context, page);
+      const result = await runFlow(
+        page,
+        steps,
+        { ask: () => Promise.resolve('') },
+        {
+          navigationPolicy: deps.navigationPolicy,
+          egressProxyUrl: await deps.pool.egressProxyUrl(),
+          limits: { stepValueMaxBytes: deps.stepValueMaxBytes },
+          capturePageScreenshots: false,
+          captureElementScreenshots: false,
+          captureNormalizedHtml: false,
+        },
+      );
+      const done = result.steps.filter((step) => step.status === 'SUCCESS').at(-1);
+      const askedAt = firstAsk === -1 ? null : (wanted[firstAsk]?.sequence ?? null);
+      return {
+        ok: true,
+        status: result.status,
+        reachedSequence: done?.sequence ?? null,
+        stoppedAt: result.error?.sequence ?? askedAt,
+        message: result.error ? automationErrorText(result.error.code, result.error.originalMessage) : null,
+      };
+    } finally {
+      session.isBusy = false;
+    }
+  }
+
   async function image(session: LiveSession) {
     const frame = deps.views.latestFrame(session.id);
     if (frame)
@@ -425,6 +476,8 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
           return await execute(session, command);
         case 'validate':
           return await validate(job, session, command);
+        case 'replay':
+          return await replay(session, command);
         case 'stop': {
           const validation = validations.get(session.id);
           validation?.abort();

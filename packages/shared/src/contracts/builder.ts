@@ -207,12 +207,24 @@ export const evaluatePointResponseSchema = elementAtPointSchema.extend({
 });
 export type EvaluatePointResponse = z.infer<typeof evaluatePointResponseSchema>;
 
+/** How far a replay brought the live page (issue 22: Reload, opening and editing replay). */
+export const replayOutcomeSchema = z.object({
+  /** The page is in the state after this step (null: no step ran). */
+  reachedSequence: z.number().int().nullable(),
+  /** The step the replay stopped before: it failed, or it asks the operator. */
+  stoppedAt: z.number().int().nullable(),
+  message: z.string().nullable(),
+});
+export type ReplayOutcome = z.infer<typeof replayOutcomeSchema>;
+
 export const normalizedPageSchema = z.object({
   pageURL: z.string(),
   /** JPEG of the page the areas were read from, base64. */
   pageScreenshot: z.string().nullable(),
   areas: z.array(pageElementAreaSchema),
   fserviceDTO: z.object({ sections: z.array(z.unknown()) }),
+  /** Reload of a builder with steps: how far replaying them brought the page. */
+  replay: replayOutcomeSchema.optional(),
 });
 export type NormalizedPage = z.infer<typeof normalizedPageSchema>;
 
@@ -262,7 +274,11 @@ export const actionNormalizedResponseSchema = z.object({
   pageScreenshot: z.string().nullable(),
   elementScreenshot: z.string().nullable(),
   target: elementTargetSchema.nullable(),
+  /** The live page was brought to the state this step found (the steps before it replayed). */
+  replay: replayOutcomeSchema,
 });
+
+export type ActionNormalized = z.infer<typeof actionNormalizedResponseSchema>;
 
 /** The last line of GET /extractor/validate (after the `progress|type` lines). */
 export const validationResultSchema = z.object({

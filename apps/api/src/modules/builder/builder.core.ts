@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { toFlowAction, type SecretBox, type StoredAction } from '@pagewright/db';
+import { actionSecretContext, toFlowAction, type SecretBox, type StoredAction } from '@pagewright/db';
 import {
   automationErrorText,
   BUILDER_MESSAGES,
@@ -10,6 +10,8 @@ import {
   type DraftAction,
   type ExtractorType,
   type LiveSessionRef,
+  type ReplayOutcome,
+  type ReplayResult,
   type SessionCommand,
   type SessionFailure,
 } from '@pagewright/shared';
@@ -33,6 +35,9 @@ export interface BuilderServiceDeps {
   /** The caller's readOnlyEdit setting (automation spec §5); off when not given. */
   isReadOnlyEdit?: (userId: string) => Promise<boolean>;
 }
+
+/** A replay runs steps as a validation does, without asks: bounded like one command of them. */
+const REPLAY_TIMEOUT_MS = 10 * 60_000;
 
 export const isNavigator = (type: ExtractorType) => type === 'NAVIGATOR' || type === 'FENGINE_NAVIGATOR';
 const isInsertor = (type: ExtractorType) => type === 'INSERTOR' || type === 'FENGINE_INSERTOR';
@@ -288,12 +293,48 @@ export function createBuilderCore(deps: BuilderServiceDeps) {
     return file ? file.content.toString('base64') : null;
   }
 
+  /**
+   * Brings the live page to the state step `until` found (all steps when null) by replaying the
+   * draft's steps before it from a fresh context, under the builder's lock (issue 22: opening a
+   * saved item, editing a step, Reload). An ask ends the replay before it.
+   */
+  async function replay(
+    userId: string,
+    type: ExtractorType,
+    until: number | null,
+  ): Promise<{ record: BuilderRecord; outcome: ReplayOutcome }> {
+    return store.withLock(userId, type, async () => {
+      const record = await current(userId, type);
+      const ordered = [...record.actions].sort(bySequence);
+      const answer = await command<ReplayResult>(
+        userId,
+        record,
+        (sessionId) => ({
+          command: 'replay',
+          sessionId,
+          userId,
+          untilSequence: until,
+          steps: ordered.map((action) => ({
+            step: action.step,
+            sealedSecret: action.sealedSecret,
+            secretContext: action.sealedSecret ? actionSecretContext(userId, action.id) : null,
+          })),
+        }),
+        REPLAY_TIMEOUT_MS,
+      );
+      if (!answer.ok) throw new AppError('UNPROCESSABLE', automationText(answer));
+      const { reachedSequence, stoppedAt, message } = answer;
+      return { record, outcome: { reachedSequence, stoppedAt, message } };
+    });
+  }
+
   return {
     stored,
     current,
     view,
     live,
     command,
+    replay,
     closeLive,
     assertEditable,
     find,

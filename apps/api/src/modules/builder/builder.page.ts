@@ -20,10 +20,29 @@ const QUICK_TIMEOUT_MS = 30_000;
 /**
  * Commands to the builder's live page (automation spec §7): the element at a point, the page's
  * element areas, its picture, mask previews; and the pictures each action last took. None of them
- * changes the draft, so none waits for the builder's lock.
+ * changes the draft, so none waits for the builder's lock, but a replay (Reload, editing a step)
+ * moves the live page and holds it.
  */
 export function createLivePageCommands(core: BuilderCore) {
-  const { current, command, find, image } = core;
+  const { current, command, find, image, replay } = core;
+
+  async function pageAreas(userId: string, type: ExtractorType, reload: boolean) {
+    const record = await current(userId, type);
+    const answer = await command<{
+      ok: true;
+      pageUrl: string;
+      areas: NormalizedPage['areas'];
+      pageScreenshot: string | null;
+    }>(
+      userId,
+      record,
+      (sessionId) => ({ command: 'pageAreas', sessionId, userId, reload }),
+      QUICK_TIMEOUT_MS + 30_000,
+    );
+    const key = isNavigator(type) ? 'navigator.normalized.error' : 'extractor.normalized.error';
+    if (!answer.ok) throw new AppError('UNPROCESSABLE', `${MESSAGES[key]} ${answer.message}`);
+    return answer;
+  }
 
   return {
     /**
@@ -60,26 +79,25 @@ export function createLivePageCommands(core: BuilderCore) {
       return element;
     },
 
+    /**
+     * The live page's element areas. `reload` (GET /extractor/normalized/reload) replays the
+     * draft's steps from a fresh page when it has any (issue 22: Reload replays), else reloads.
+     * A navigator's steps are a live screen share: its Reload only reloads the page.
+     */
     async normalized(userId: string, type: ExtractorType, reload: boolean): Promise<NormalizedPage> {
-      const record = await current(userId, type);
-      const answer = await command<{
-        ok: true;
-        pageUrl: string;
-        areas: NormalizedPage['areas'];
-        pageScreenshot: string | null;
-      }>(
-        userId,
-        record,
-        (sessionId) => ({ command: 'pageAreas', sessionId, userId, reload }),
-        QUICK_TIMEOUT_MS + 30_000,
-      );
-      const key = isNavigator(type) ? 'navigator.normalized.error' : 'extractor.normalized.error';
-      if (!answer.ok) throw new AppError('UNPROCESSABLE', `${MESSAGES[key]} ${answer.message}`);
+      let outcome: NormalizedPage['replay'];
+      let reloadPage = reload;
+      if (reload && !isNavigator(type) && (await current(userId, type)).actions.length > 0) {
+        outcome = (await replay(userId, type, null)).outcome;
+        reloadPage = false;
+      }
+      const answer = await pageAreas(userId, type, reloadPage);
       return {
         pageURL: answer.pageUrl,
         pageScreenshot: answer.pageScreenshot,
         areas: answer.areas,
         fserviceDTO: { sections: [] },
+        ...(outcome ? { replay: outcome } : {}),
       };
     },
 
@@ -141,15 +159,23 @@ export function createLivePageCommands(core: BuilderCore) {
     },
 
     /** GET /extractor/edit/normalized?sequence=: the page as that action last saw it. */
+    /**
+     * GET /extractor/edit/normalized?sequence=: brings the live page to the state the step found
+     * (the steps before it replayed from a fresh page) so that it can be edited there; answers
+     * the page as it is now and the element picture the step last took.
+     */
     async actionPage(userId: string, type: ExtractorType, sequence: number) {
-      const record = await current(userId, type);
+      find(await current(userId, type), sequence);
+      const { record, outcome } = await replay(userId, type, sequence);
       const action = find(record, sequence);
+      const page = await pageAreas(userId, type, false);
       return {
         sequence,
-        pageURL: action.pageUrl,
-        pageScreenshot: await image(userId, action, 'page'),
+        pageURL: page.pageUrl,
+        pageScreenshot: page.pageScreenshot,
         elementScreenshot: await image(userId, action, 'element'),
         target: action.step.target ?? null,
+        replay: outcome,
       };
     },
   };

@@ -1,6 +1,6 @@
 import { actionSecretContext, toActionRowParts } from '@pagewright/db';
 import {
-  AUTOMATION_ERRORS,
+  automationErrorText,
   MESSAGES,
   type BuilderView,
   type ExtractorType,
@@ -113,9 +113,7 @@ export function createValidateAndSave(deps: BuilderServiceDeps, core: BuilderCor
               ? null
               : (answer.errorSequence ?? answer.steps.at(-1)?.sequence ?? null);
           const errorText = answer.errorMessage
-            ? answer.errorCode
-              ? `${AUTOMATION_ERRORS[answer.errorCode] ?? 'Error'} (${answer.errorCode}): ${answer.errorMessage}`
-              : answer.errorMessage
+            ? automationErrorText(answer.errorCode, answer.errorMessage)
             : answer.status === 'STOPPED'
               ? 'The validation was stopped.'
               : null;

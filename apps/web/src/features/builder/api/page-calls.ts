@@ -1,9 +1,11 @@
 import {
+  actionNormalizedResponseSchema,
   allScreenshotsResponseSchema,
   evaluatePointResponseSchema,
   liveImageResponseSchema,
   normalizedPageSchema,
   screenshotResponseSchema,
+  type ActionNormalized,
   type DialogAnswer,
   type EvaluatePointResponse,
   type ExtractorType,
@@ -75,4 +77,12 @@ export function getAllScreenshots(extractorType: ExtractorType): Promise<Record<
 /** POST /extractor/dialog: the operator's answer to the JavaScript dialog the live page shows. */
 export function answerPageDialog(extractorType: ExtractorType, answer: DialogAnswer): Promise<unknown> {
   return apiRequest(builderPath('/extractor/dialog', extractorType), { method: 'POST', body: answer });
+}
+
+/** GET /extractor/edit/normalized?sequence=: replays the steps before `sequence` on the live page. */
+export function bringPageToStep(extractorType: ExtractorType, sequence: number): Promise<ActionNormalized> {
+  return apiRequest(builderPath('/extractor/edit/normalized', extractorType, { sequence }), {
+    schema: actionNormalizedResponseSchema,
+    quiet: true,
+  });
 }

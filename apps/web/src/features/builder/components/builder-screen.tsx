@@ -1,4 +1,4 @@
-import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   Alert,
   Box,
@@ -34,6 +34,7 @@ import { usePageAreas } from '../hooks/use-page-areas';
 import { ActionCard, PendingActionCard, actionTitle, type CardMenuMode } from './action-card';
 import { ActionMenu } from './action-menu';
 import { needsActionDialog } from './dialogs/needs-action-dialog';
+import { useReplay } from '../hooks/use-replay';
 import { ErrorDialog } from './message-dialogs';
 import { PageDialogPrompt } from './page-dialog-prompt';
 import { PageView, type PageViewMode } from './page-view';
@@ -108,6 +109,11 @@ export function BuilderScreen({
   const { t } = useTranslation();
   const builder = useBuilder({ extractorType, itemId, isReadOnlyEdit });
   const { areas, reload } = usePageAreas(extractorType, builder.pageVersion, builder.view !== null);
+  const replay = useReplay(extractorType);
+  const { track: trackReplay, toStep: replayToStep } = replay;
+  const { refresh, pagesChanged } = builder;
+  /** A step running, a validation, or a replay moving the page: nothing else may start. */
+  const isBusy = builder.isBusy || replay.running !== null;
   const [flow, setFlow] = useState<Flow>(IDLE);
   const [pickedAreaId, setPickedAreaId] = useState<string | null>(null);
   const [highlightedAreaId, setHighlightedAreaId] = useState<string | null>(null);
@@ -280,10 +286,16 @@ export function BuilderScreen({
         toast.info(t('extractor.edition.info'));
         return;
       }
-      beginEditing(action);
-      setFlow({ step: 'edit', action });
+      // The page goes where the step found it, so its element can be seen (and picked) again.
+      void replayToStep(action.sequence)
+        .then(() => pagesChanged())
+        .catch((error: unknown) => fail(error))
+        .finally(() => {
+          beginEditing(action);
+          setFlow({ step: 'edit', action });
+        });
     },
-    [beginEditing, t],
+    [beginEditing, fail, pagesChanged, replayToStep, t],
   );
 
   const editSequence = useCallback(
@@ -306,14 +318,27 @@ export function BuilderScreen({
     [t],
   );
 
+  /** Reload replays the draft's steps from a fresh page, then shows the cards as they are. */
   const reloadPage = useCallback(async () => {
     try {
-      await reload();
+      await trackReplay(null, reload);
+      await refresh();
     } catch (error) {
       if (isApiError(error) && error.hasServerMessage) fail(error);
       else showError(t(texts.reloadError));
     }
-  }, [fail, reload, showError, t, texts]);
+  }, [fail, refresh, reload, showError, t, texts, trackReplay]);
+
+  // A saved extractor opened afresh starts on a blank page: its steps replay to where they end,
+  // so recording goes on from there. An insertor's steps would submit its forms again: its Reload
+  // replays them when the operator asks.
+  const hasReplayedOnOpen = useRef(false);
+  useEffect(() => {
+    if (hasReplayedOnOpen.current || !builder.isOpenedAfresh || !view || view.actions.length === 0) return;
+    if (extractorType !== 'EXTRACTOR') return;
+    hasReplayedOnOpen.current = true;
+    void reloadPage();
+  }, [builder.isOpenedAfresh, extractorType, reloadPage, view]);
 
   // Esc leaves picking from anywhere on the page, not only from the focused page view.
   useEffect(() => {
@@ -326,14 +351,14 @@ export function BuilderScreen({
   }, [finish, flow.step]);
 
   const menuMode: CardMenuMode =
-    builder.isValidating || builder.isLocked || builder.pending !== null
+    builder.isValidating || builder.isLocked || builder.pending !== null || replay.running !== null
       ? 'none'
       : builder.state === 'CREATING' || builder.state === 'EDITING'
         ? 'cancel'
         : 'full';
 
   const mode: PageViewMode =
-    builder.isBusy || isPointing
+    isBusy || isPointing
       ? 'disabled'
       : flow.step === 'pick' || flow.step === 'point' || flow.step === 'table'
         ? 'pick'
@@ -359,6 +384,30 @@ export function BuilderScreen({
           : flow.step === 'table'
             ? t('builder.picking.table')
             : null;
+    if (replay.running)
+      return (
+        <Box
+          role="status"
+          data-testid="replay-banner"
+          sx={{ px: 2, py: 1, bgcolor: 'primary.50', borderBottom: 1, borderColor: 'divider' }}
+        >
+          <Typography variant="body2">
+            {replay.running.until === null
+              ? t('builder.replay.all')
+              : t('builder.replay.to', { sequence: replay.running.until })}
+          </Typography>
+          <LinearProgress sx={{ mt: 0.5 }} />
+        </Box>
+      );
+    if (replay.stopped && replay.stopped.stoppedAt !== null && !pickText)
+      return (
+        <Alert severity="warning" role="status" square onClose={replay.dismiss}>
+          {t('builder.replay.stopped', {
+            sequence: replay.stopped.stoppedAt,
+            reason: replay.stopped.message ?? t('builder.replay.ask'),
+          })}
+        </Alert>
+      );
     if (builder.pending)
       return (
         <Box
@@ -389,7 +438,7 @@ export function BuilderScreen({
         {pickText} — {t('builder.picking.cancel')}
       </Alert>
     );
-  }, [builder.pending, finish, flow, t]);
+  }, [builder.pending, finish, flow, replay, t]);
 
   if (builder.loadError !== null)
     return (
@@ -436,13 +485,13 @@ export function BuilderScreen({
           <Button variant="outlined" onClick={() => void close()} disabled={builder.isValidating}>
             {t('builder.close')}
           </Button>
-          <Button variant="outlined" onClick={() => void reloadPage()} disabled={builder.isBusy}>
+          <Button variant="outlined" onClick={() => void reloadPage()} disabled={isBusy}>
             {t('builder.reload')}
           </Button>
           <Button
             variant="contained"
             onClick={() => void builder.save()}
-            disabled={builder.isLocked || builder.isBusy}
+            disabled={builder.isLocked || isBusy}
           >
             {t('builder.save')}
           </Button>
@@ -460,7 +509,7 @@ export function BuilderScreen({
         <ActionMenu
           extractorType={extractorType}
           isEmpty={actions.length === 0}
-          isDisabled={builder.isBusy || flow.step !== 'idle'}
+          isDisabled={isBusy || flow.step !== 'idle'}
           onChoose={choose}
         />
 
@@ -480,7 +529,7 @@ export function BuilderScreen({
                   size="small"
                   variant="outlined"
                   onClick={() => void builder.resequence()}
-                  disabled={builder.isBusy || builder.isLocked || actions.length < 2 || flow.step !== 'idle'}
+                  disabled={isBusy || builder.isLocked || actions.length < 2 || flow.step !== 'idle'}
                 >
                   {t('builder.resequence')}
                 </Button>
@@ -488,9 +537,7 @@ export function BuilderScreen({
                   size="small"
                   variant="contained"
                   onClick={() => void builder.validate()}
-                  disabled={
-                    builder.isBusy || builder.isLocked || actions.length === 0 || flow.step !== 'idle'
-                  }
+                  disabled={isBusy || builder.isLocked || actions.length === 0 || flow.step !== 'idle'}
                 >
                   {t('builder.validate')}
                 </Button>

@@ -81,6 +81,8 @@ export function useBuilder({ extractorType, itemId, isReadOnlyEdit }: UseBuilder
   const kind = builderKindOf(extractorType);
   const texts = BUILDER_TEXTS[kind];
   const [view, setView] = useState<BuilderView | null>(null);
+  /** The saved item was opened afresh (its live page is blank), not a builder kept open. */
+  const [isOpenedAfresh, setOpenedAfresh] = useState(false);
   const [loadError, setLoadError] = useState<unknown>(null);
   const [state, setState] = useState<BuilderState>('NONE');
   const [pending, setPending] = useState<PendingAction | null>(null);
@@ -152,7 +154,9 @@ export function useBuilder({ extractorType, itemId, isReadOnlyEdit }: UseBuilder
       } catch (error) {
         if (!isApiError(error, 404)) throw error;
       }
-      return openBuilder(itemId);
+      const opened = await openBuilder(itemId);
+      if (isCurrent) setOpenedAfresh(true);
+      return opened;
     };
     open()
       .then((opened) => {
@@ -364,6 +368,17 @@ export function useBuilder({ extractorType, itemId, isReadOnlyEdit }: UseBuilder
 
   const pagesChanged = useCallback(() => setPageVersion((version) => version + 1), []);
 
+  /** Reads the draft again (after a replay: the cards show what the API keeps). */
+  const refresh = useCallback(async () => {
+    try {
+      const current = await getCurrentBuilder(extractorType);
+      setView(current);
+      void loadPictures(current.actions);
+    } catch (error) {
+      fail(error);
+    }
+  }, [extractorType, fail, loadPictures]);
+
   return {
     kind,
     texts,
@@ -381,6 +396,8 @@ export function useBuilder({ extractorType, itemId, isReadOnlyEdit }: UseBuilder
     fail,
     pageVersion,
     pagesChanged,
+    refresh,
+    isOpenedAfresh,
     isFirstAction,
     isLocked,
     isValidating,

@@ -20,10 +20,14 @@ export function usePageAreas(extractorType: ExtractorType, pageVersion: number, 
     return () => controller.abort();
   }, [extractorType, pageVersion, isEnabled]);
 
-  /** GET /extractor/normalized/reload: reloads the live page and takes its fresh areas. */
+  /**
+   * GET /extractor/normalized/reload: replays the draft's steps (reloads a page without any) and
+   * takes its fresh areas; answers the page with how far the replay got.
+   */
   const reload = useCallback(async () => {
     const page = await reloadPage(extractorType);
     setAreas(page.areas);
+    return page;
   }, [extractorType]);
 
   return { areas, reload };
