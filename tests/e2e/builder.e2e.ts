@@ -439,6 +439,73 @@ test('Ask password is tied to the field picked first, typed while recording, and
   );
 });
 
+test('a run that found an element through a fallback says so, and one click makes its locator the step’s own', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const user = await signIn(page, 'builder-e2e-fallback');
+  const token = user.accessToken;
+  const id = await startItem(token, 'EXTRACTOR', 'Ids change');
+  await page.goto(`/extractor?id=${id}`);
+  await chooseAction(page, 'Navigate');
+  await dialog(page).getByLabel('URL').fill(`${site.url}/pages/login.html`);
+  await confirm(page, 10);
+  await pickAndOpen(page, token, 'EXTRACTOR', 'Type text', '#username');
+  await dialog(page).getByLabel('Text').fill('ops-user');
+  await confirm(page, 20);
+
+  // The site is redeployed: same form, new ids (changed-ids.html).
+  await page.getByRole('button', { name: 'Actions of step 10' }).click();
+  await page.getByRole('menuitem', { name: 'Edit', exact: true }).click();
+  await dialog(page).getByLabel('URL').fill(`${site.url}/pages/changed-ids.html`);
+  await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+  await expect(dialog(page)).toHaveCount(0);
+  await page.getByRole('button', { name: 'Validate' }).click();
+  await expect(page.getByText(MESSAGES['extractor.validate.success'])).toBeVisible({ timeout: 120_000 });
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(MESSAGES['extractor.save.success'])).toBeVisible();
+  await page.getByTestId('builder').getByRole('button', { name: 'Close', exact: true }).click();
+
+  const flow = page
+    .getByTestId('panel-extractors')
+    .getByRole('listitem', { name: 'Ids change', exact: true });
+  const lastRun = async () =>
+    (await api<{ id: string; lastRunId: string | null }[]>(token, '/extractor?extractorType=EXTRACTOR')).find(
+      (item) => item.id === id,
+    )?.lastRunId ?? null;
+  const executeAndOpen = async () => {
+    const before = await lastRun();
+    await flow.getByRole('button', { name: 'More actions for Ids change' }).click();
+    await page.getByRole('menuitem', { name: 'Execute' }).click();
+    // The results must be this run's, not the previous one's: wait for it to end, then read the list.
+    await expect.poll(lastRun, { timeout: 30_000 }).not.toBe(before);
+    const runId = (await lastRun())!;
+    await expect
+      .poll(async () => (await api<{ status: string }>(token, `/extractor/run/${runId}`)).status, {
+        timeout: 120_000,
+      })
+      .toBe('SUCCESS');
+    await page.reload();
+    await expect(flow).toHaveAttribute('data-status', 'SUCCESS');
+    await flow.getByRole('button', { name: 'Results of the last run of Ids change' }).click();
+    return page.getByRole('dialog', { name: /Run results: Ids change/ });
+  };
+  let results = await executeAndOpen();
+  const typed = results.getByRole('listitem', { name: 'Step 20: Type text', exact: true });
+  await expect(typed).toContainText(
+    'Its recorded selector no longer matched: the element was found by test id "login-username" (now #u-4c2).',
+  );
+  await typed.getByRole('button', { name: 'Use this locator from now on' }).click();
+  await expect(page.getByText('From now on this step looks for its element at #u-4c2.')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(results).toBeHidden();
+
+  // The next run finds it by its own selector: no notice.
+  results = await executeAndOpen();
+  await expect(results.getByRole('listitem', { name: 'Step 20: Type text', exact: true })).toBeVisible();
+  await expect(results.getByText('Its recorded selector no longer matched')).toHaveCount(0);
+});
+
 test('a navigator is recorded by clicking and typing on the live page', async ({ page }) => {
   test.setTimeout(180_000);
   const user = await signIn(page, 'builder-e2e-nav');

@@ -394,6 +394,39 @@ describe('running an extractor (GET /extractor/execute/:id) in the worker', () =
     await api().get(`/api/extractor/execute/${extractorId}`).expect(401);
   });
 
+  it('says which step a fallback found, and makes that locator the step’s own for its owner only', async () => {
+    const extractorId = await insertExtractor(owner, 'Ids changed', [
+      { sequence: 10, type: 'NAVIGATE', textValue: `${site.url}/pages/changed-ids.html` },
+      {
+        sequence: 20,
+        type: 'TYPE_TEXT',
+        selectorValue: '#username',
+        textValue: 'ada',
+        fallbackLocators: [{ kind: 'testId', value: 'login-username' }],
+      },
+    ]);
+    const runId = await execute(owner, extractorId);
+    const run = await waitForRun(owner, runId);
+    expect(run.status).toBe('SUCCESS');
+    expect(run.steps.find((step) => step.sequence === 10)?.locatedBy).toBeNull();
+    expect(run.steps.find((step) => step.sequence === 20)?.locatedBy).toEqual({
+      fallback: { kind: 'testId', value: 'login-username' },
+      selectorValue: '#u-4c2',
+      xpathValue: expect.any(String),
+    });
+    const adopt = (user: User, sequence: number) =>
+      api().post(`/api/extractor/run/${runId}/step/${sequence}/locator`).set(bearer(user.token));
+    await adopt(stranger, 20).expect(404);
+    expect((await adopt(owner, 10).expect(409)).body.message).toBe(RUN_MESSAGES.noLocatorToAdopt);
+    expect((await adopt(owner, 20).expect(200)).body.message).toBe(
+      'From now on this step looks for its element at #u-4c2.',
+    );
+    const action = await db.extractorAction.findFirstOrThrow({ where: { extractorId, sequence: 20 } });
+    expect(action).toMatchObject({ selectorType: 'CSS', selectorValue: '#u-4c2' });
+    const again = await waitForRun(owner, await execute(owner, extractorId));
+    expect(again.steps.find((step) => step.sequence === 20)?.locatedBy).toBeNull();
+  });
+
   it('refuses Execute while one of the extractor’s asks waits for an answer', async () => {
     const extractorId = await insertExtractor(owner, 'Asks', [
       { sequence: 10, type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` },

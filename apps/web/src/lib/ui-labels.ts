@@ -151,6 +151,10 @@ export const UI_LABELS = {
   'runs.step.done': 'Done',
   'runs.step.failed': 'Failed',
   'runs.step.failed.here': 'The run failed here',
+  'runs.step.locator.fallback':
+    'Its recorded selector no longer matched: the element was found by {{fallback}} (now {{selector}}).',
+  'runs.step.locator.adopted': 'This step now looks for its element at {{selector}}.',
+  'runs.step.locator.adopt': 'Use this locator from now on',
   'runs.value.table.shown': 'First {{shown}} of {{count}} rows',
   'runs.value.table.empty': 'The table had no rows.',
   'runs.value.table.caption': 'Table read by step {{sequence}}',

@@ -26,6 +26,7 @@ export interface StepToStore {
   timestamp: Date;
   value: Prisma.InputJsonValue;
   errorMessage: string | null;
+  locatedBy?: Prisma.InputJsonValue | undefined;
   normalizedHtml?: string | null | undefined;
   pageScreenshot?: FileToStore | undefined;
   elementScreenshot?: FileToStore | undefined;
@@ -57,6 +58,7 @@ export function stepToStore(
     timestamp: new Date(step.timestamp),
     value: step.value as Prisma.InputJsonValue,
     errorMessage: step.error?.originalMessage ?? null,
+    ...(step.locatedBy ? { locatedBy: step.locatedBy as unknown as Prisma.InputJsonValue } : {}),
     normalizedHtml: step.normalizedHtml ?? null,
     pageScreenshot: picture(step.pageScreenshot, 'page'),
     elementScreenshot: picture(step.elementScreenshot, 'element'),
@@ -157,6 +159,7 @@ export function createRunStore(db: PrismaClient, files: FileStorage = createFile
         timestamp: step.timestamp,
         value: step.value,
         errorMessage: step.errorMessage,
+        ...(step.locatedBy ? { locatedBy: step.locatedBy } : {}),
         normalizedHtml: step.normalizedHtml ?? null,
         pageScreenshotFileId: await store(step.pageScreenshot),
         elementScreenshotFileId: await store(step.elementScreenshot),

@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
-import type { ElementTarget, FlowAction, StepValue } from '@pagewright/shared';
-import { locateElement } from '../page/locate-element.js';
+import type { ElementLocatedBy, ElementTarget, FlowAction, StepValue } from '@pagewright/shared';
+import { locateElementWithSource } from '../page/locate-element.js';
+import { locatedByFallback } from '../page/located-by.js';
 import { AutomationError } from '../flow/automation-error.js';
 import { AUTOMATION_CODES } from '../flow/classify-error.js';
 import type { DialogWatch } from '../flow/dialog-watch.js';
@@ -25,6 +26,8 @@ export interface ActionContext {
   flow?: readonly FlowAction[];
   /** The page's JavaScript dialogs: ANSWER_DIALOG reads the one its recorded answer was given to. */
   dialogs?: DialogWatch;
+  /** Told when a fallback, not the recorded selector, found the step's element. */
+  onLocatedByFallback?: (locatedBy: ElementLocatedBy) => void;
 }
 
 export interface ActionOutcome {
@@ -68,7 +71,12 @@ export function elementTimeoutOf(context: ActionContext): number {
 /** The action's element, or 100007 No Such Element when it does not appear in time. */
 export async function requireElement(context: ActionContext, target = targetOf(context)): Promise<Locator> {
   const timeoutMs = elementTimeoutOf(context);
-  const locator = await locateElement(context.page, target, { timeoutMs });
+  const located = await locateElementWithSource(context.page, target, { timeoutMs });
+  const locator = located?.locator;
+  if (located?.fallback && context.onLocatedByFallback) {
+    const locatedBy = await locatedByFallback(located.locator, located.fallback);
+    if (locatedBy) context.onLocatedByFallback(locatedBy);
+  }
   if (!locator) {
     fail(
       AUTOMATION_CODES.NO_SUCH_ELEMENT,

@@ -1,5 +1,6 @@
 import type {
   DialogAnswer,
+  ElementLocatedBy,
   FlowAction,
   PageDialog,
   PageDialogAnswer,
@@ -53,6 +54,8 @@ export interface StepRecord {
   normalizedHtml?: string | undefined;
   durationMs: number;
   error?: AutomationError | undefined;
+  /** A fallback found the step's element: which, and the selector the element has now. */
+  locatedBy?: ElementLocatedBy | undefined;
   /** Dialogs the step raised that the operator answered (recording), in the order they opened. */
   dialogs?: PageDialogAnswer[] | undefined;
 }

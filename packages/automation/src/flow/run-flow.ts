@@ -2,6 +2,7 @@ import { assertValueWithinLimit } from './value-limit.js';
 import type { Page } from 'playwright-core';
 import {
   type ActionType,
+  type ElementLocatedBy,
   type FlowAction,
   JUMP_ACTION_TYPES,
   type StepValue,
@@ -233,6 +234,7 @@ export async function runFlow(
       // An ANSWER_DIALOG step keeps what its raising step armed: its dialog may still be to come.
       if (action.type !== 'ANSWER_DIALOG') dialogs.arm(recordedAnswersAfter(ordered, index));
       const acts = !onlyReads(action);
+      let locatedBy: ElementLocatedBy | undefined;
       if (acts) activity.begin();
       try {
         const executor = executorFor(action.type);
@@ -253,6 +255,9 @@ export async function runFlow(
             egressProxyUrl: options.egressProxyUrl,
             flow: ordered,
             dialogs,
+            onLocatedByFallback: (found) => {
+              locatedBy = found;
+            },
           }),
           browserLoss.lost,
         ]);
@@ -328,6 +333,7 @@ export async function runFlow(
           value: outcome.value,
           durationMs: endedAt - startedAt,
           ...dialogsAnswered(),
+          ...(locatedBy ? { locatedBy } : {}),
         },
         pictures,
         // Sent now, so the page reads itself before the next step's commands; awaited with the

@@ -29,6 +29,8 @@ export interface LocatedElement {
   locator: Locator;
   /** 'recorded' when the recorded selector matched, otherwise the kind of the fallback that did. */
   matchedBy: 'recorded' | FallbackLocator['kind'];
+  /** The fallback that found it, when the recorded selector did not. */
+  fallback?: FallbackLocator;
 }
 
 /** Pauses between attempts while the page may still be rendering the element. */
@@ -50,14 +52,18 @@ export async function locateElementWithSource(
   const recorded = recordedLocator(page, target);
   const scope = scopeOf(page, target.framePath);
   const fallbacks = target.fallbackLocators.map((fallback) => ({
-    kind: fallback.kind,
+    fallback,
     locator: locatorFor(scope, fallback),
   }));
   for (let attempt = 0; ; attempt += 1) {
     if ((await countOrZero(recorded)) > 0) return { locator: recorded, matchedBy: 'recorded' };
     for (const fallback of fallbacks) {
       if ((await countOrZero(fallback.locator)) === 1)
-        return { locator: fallback.locator.first(), matchedBy: fallback.kind };
+        return {
+          locator: fallback.locator.first(),
+          matchedBy: fallback.fallback.kind,
+          fallback: fallback.fallback,
+        };
     }
     const remainingMs = deadline - Date.now();
     if (remainingMs <= 0) return null;

@@ -12,7 +12,11 @@ import type { ElementType, FallbackLocator } from '@pagewright/shared';
  */
 
 export type ProbeRequest =
-  { mode: 'point'; x: number; y: number } | { mode: 'areas' } | { mode: 'html'; maxLength: number };
+  | { mode: 'point'; x: number; y: number }
+  | { mode: 'areas' }
+  | { mode: 'html'; maxLength: number }
+  /** The selector and XPath the builder would record for the element carrying `attribute`. */
+  | { mode: 'marked'; attribute: string };
 
 export interface ProbedElement {
   type: ElementType;
@@ -673,6 +677,10 @@ export function pageProbe(request: ProbeRequest): string {
 
   if (request.mode === 'point') return JSON.stringify(atPoint(request.x, request.y));
   if (request.mode === 'areas') return JSON.stringify(areas());
+  if (request.mode === 'marked') {
+    const [marked] = deepQueryAll(document, `[${request.attribute}]`);
+    return JSON.stringify(marked ? { selector: selectorOf(marked), xpath: xpathOf(marked) } : null);
+  }
   return normalizedHtml(request.maxLength);
 }
 

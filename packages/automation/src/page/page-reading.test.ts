@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFlow } from '../flow/run-flow.js';
 import { chromium, type Browser, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import type { ElementAtPoint } from '@pagewright/shared';
 import { startFixtureSite, type FixtureSite } from '../../../../tests/fixtures/site/server.js';
@@ -262,6 +263,31 @@ describe('locateElementWithSource', () => {
     await password.locator.fill('secret123');
     await submit.click();
     await expect.poll(() => page.getByTestId('welcome').textContent()).toBe('Welcome, ada');
+
+    // A run says which step a fallback found, with the selector the element has now.
+    const result = await runFlow(
+      page,
+      [
+        { sequence: 10, type: 'NAVIGATE', options: { text: `${site.url}/pages/changed-ids.html` } },
+        { sequence: 20, type: 'TYPE_TEXT', target: targets.username, options: { text: 'ada' } },
+      ],
+      { ask: () => Promise.resolve('') },
+      {
+        navigationPolicy: { allowPrivateNetworks: false, allowedHosts: ['127.0.0.1'] },
+        capturePageScreenshots: false,
+        captureElementScreenshots: false,
+        captureNormalizedHtml: false,
+      },
+    );
+    expect(result.status).toBe('SUCCESS');
+    expect(result.steps[0]?.locatedBy).toBeUndefined();
+    expect(result.steps[1]?.locatedBy).toMatchObject({
+      fallback: { kind: 'testId', value: 'login-username' },
+      selectorValue: '#u-4c2',
+    });
+    expect(await page.locator('#u-4c2').inputValue()).toBe('ada');
+    // The marker the probe reads is gone again.
+    expect(await page.locator('[data-pagewright-located]').count()).toBe(0);
   });
 
   it('skips a fallback that matches several elements and gives up at the timeout', async () => {

@@ -40,6 +40,17 @@ export const fallbackLocatorSchema = z.discriminatedUnion('kind', [
 export type FallbackLocator = z.infer<typeof fallbackLocatorSchema>;
 
 /**
+ * A step whose recorded selector no longer matched, found by a fallback (issue 22): which one,
+ * and the selector the builder would record for that element now ("use it from now on").
+ */
+export const elementLocatedBySchema = z.object({
+  fallback: fallbackLocatorSchema,
+  selectorValue: z.string(),
+  xpathValue: z.string().nullable(),
+});
+export type ElementLocatedBy = z.infer<typeof elementLocatedBySchema>;
+
+/**
  * Where an element lives: the recorded selector, its XPath, the frames to enter first (each a CSS
  * selector of an iframe, outermost first; shadow roots are pierced by CSS automatically) and the
  * fallbacks.

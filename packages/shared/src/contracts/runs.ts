@@ -1,6 +1,6 @@
 import * as z from './zod.js';
 import { ACTION_TYPES, RUN_STATUSES, RUN_TRIGGERS } from '../enums.js';
-import { stepValueSchema } from './automation.js';
+import { elementLocatedBySchema, stepValueSchema } from './automation.js';
 
 /**
  * Runs of recorded flows (automation spec §4 list statuses, §7 GET /extractor/execute/:id): what
@@ -12,6 +12,9 @@ export const RUN_MESSAGES = {
   alreadyExecuting: 'This extractor is already executing',
   workerStopped: 'The worker running this flow stopped before it finished.',
   queueUnavailable: 'Runs cannot be started right now; try again in a moment.',
+  noLocatorToAdopt:
+    'This step of the run found its element by its recorded selector: there is no other locator to use.',
+  locatorAdopted: 'From now on this step looks for its element at {{selector}}.',
 } as const;
 
 /** The code of a run whose worker stopped: 100006 No Such Session, as for a browser that went away. */
@@ -57,6 +60,8 @@ export const runStepSchema = z.object({
   timestamp: z.string(),
   value: stepValueSchema.nullable(),
   errorMessage: z.string().nullable(),
+  /** A fallback found the element; its selector can become the step's locator (issue 22). */
+  locatedBy: elementLocatedBySchema.nullable(),
   hasPageScreenshot: z.boolean(),
   hasElementScreenshot: z.boolean(),
   /** The page's normalized HTML after the step, served by .../step/:sequence/html. */

@@ -65,6 +65,22 @@ export function createRunRepository(db: PrismaClient, files: FileStorage = creat
         steps: run.steps.map((step) => ({ ...step, hasNormalizedHtml: hasHtml.has(step.id) })),
       };
     },
+    /** The locator a fallback found for a step of the caller's run, and the action it belongs to. */
+    findOwnedStepLocator(userId: string, runId: string, sequence: number) {
+      return db.runStep.findFirst({
+        where: { runId, sequence, run: { userId } },
+        orderBy: { timestamp: 'desc' },
+        select: { actionId: true, locatedBy: true },
+      });
+    },
+    /** Makes a selector the action's own (only an action of the caller's extractors). */
+    async adoptLocator(userId: string, actionId: string, selectorValue: string, xpathValue: string | null) {
+      const updated = await db.extractorAction.updateMany({
+        where: { id: actionId, extractor: { userId } },
+        data: { selectorType: 'CSS', selectorValue, xpathValue },
+      });
+      return updated.count > 0;
+    },
     /** The latest step of that sequence in the caller's run, with the ids of its files. */
     findOwnedStep(userId: string, runId: string, sequence: number) {
       return db.runStep.findFirst({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  messageResponseSchema,
   executeExtractorResponseSchema,
   idParamSchema,
   runDetailSchema,
@@ -65,6 +66,21 @@ export const runRoutes: FastifyPluginAsyncZod<{ runs: RunService }> = async (app
         await runs.screenshot(request.user.id, runId, sequence, request.query.kind),
         false,
       );
+    },
+  });
+
+  app.post('/extractor/run/:runId/step/:sequence/locator', {
+    schema: {
+      tags: ['runs'],
+      summary:
+        'Use the locator a fallback found in this run as the step’s own from now on (the run said its recorded selector no longer matched)',
+      security: bearerSecurity,
+      params: runStepParamSchema,
+      response: { 200: messageResponseSchema, ...errors },
+    },
+    handler: async (request) => {
+      const { runId, sequence } = request.params;
+      return { message: await runs.adoptLocator(request.user.id, runId, sequence) };
     },
   });
 

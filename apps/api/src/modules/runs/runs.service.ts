@@ -3,7 +3,9 @@ import type { RunStarter } from '@pagewright/db';
 import {
   MESSAGES,
   RUN_MESSAGES,
+  elementLocatedBySchema,
   stepValueSchema,
+  type ElementLocatedBy,
   type ExecuteExtractorResponse,
   type RunDetail,
   type RunStepScreenshotKind,
@@ -16,6 +18,12 @@ export interface StoredFileContent {
   name: string;
   mimeType: string;
   content: Buffer;
+}
+
+/** A step's stored fallback notice, if it reads as one (older rows have none). */
+function locatedByOf(stored: unknown): ElementLocatedBy | null {
+  const parsed = elementLocatedBySchema.safeParse(stored);
+  return parsed.success ? parsed.data : null;
 }
 
 /** Execute (automation spec §7) and reading a run step by step; always scoped to the caller. */
@@ -91,6 +99,7 @@ export function createRunService(deps: {
             timestamp: step.timestamp.toISOString(),
             value: value.success ? value.data : null,
             errorMessage: step.errorMessage,
+            locatedBy: locatedByOf(step.locatedBy),
             hasPageScreenshot: step.pageScreenshotFileId !== null,
             hasElementScreenshot: step.elementScreenshotFileId !== null,
             hasNormalizedHtml: step.hasNormalizedHtml,
@@ -103,6 +112,20 @@ export function createRunService(deps: {
           };
         }),
       };
+    },
+
+    /**
+     * POST /extractor/run/:runId/step/:sequence/locator: the selector a fallback found in that run
+     * becomes the step's own locator (issue 22, "use this locator from now on").
+     */
+    async adoptLocator(userId: string, runId: string, sequence: number): Promise<string> {
+      const step = await runs.findOwnedStepLocator(userId, runId, sequence);
+      if (!step) throw AppError.notFound();
+      const locatedBy = locatedByOf(step.locatedBy);
+      if (!locatedBy || !step.actionId) throw new AppError('CONFLICT', RUN_MESSAGES.noLocatorToAdopt);
+      if (!(await runs.adoptLocator(userId, step.actionId, locatedBy.selectorValue, locatedBy.xpathValue)))
+        throw new AppError('CONFLICT', RUN_MESSAGES.noLocatorToAdopt);
+      return RUN_MESSAGES.locatorAdopted.replace('{{selector}}', locatedBy.selectorValue);
     },
 
     async screenshot(

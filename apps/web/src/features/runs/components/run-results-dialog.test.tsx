@@ -19,6 +19,7 @@ const step = (overrides: Partial<RunStep> & Pick<RunStep, 'sequence'>): RunStep 
   timestamp: '2026-03-01T10:00:10.000Z',
   value: null,
   errorMessage: null,
+  locatedBy: null,
   hasPageScreenshot: false,
   hasElementScreenshot: false,
   hasNormalizedHtml: false,

@@ -29,6 +29,7 @@ import { RunStatusChip } from '../../../components/run-status-chip';
 import { errorText } from '../../../lib/api-client';
 import { useLiveEvents } from '../../../lib/live-events';
 import { runQueryKey, useRun } from '../api/get-run';
+import { LocatedByNotice } from './located-by-notice';
 import { StepHtmlDialog } from './step-html-dialog';
 import { StepPictureDialog } from './step-picture-dialog';
 import { formatDateTime, StepValueView } from './step-value';
@@ -122,6 +123,9 @@ function StepItem({
             {isFailing && <strong>{t('runs.step.failed.here')}: </strong>}
             {errorMessage}
           </Alert>
+        )}
+        {step.locatedBy && (
+          <LocatedByNotice runId={runId} sequence={step.sequence} locatedBy={step.locatedBy} />
         )}
         <StepValueView runId={runId} step={step} />
         {(step.hasPageScreenshot || step.hasElementScreenshot || step.hasNormalizedHtml) && (
