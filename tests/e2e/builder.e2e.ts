@@ -243,6 +243,18 @@ test('a validation that fails marks the failing card ERROR with the server messa
   await expect(card(page, 20)).toContainText('No Such Element (100007)');
   await expect(card(page, 30)).toHaveAttribute('data-validation', 'NOTVALIDATED');
   await expect(page.getByTestId('builder')).toHaveAttribute('data-builder-state', 'NONE');
+
+  // Home finishes the builder's session (spec): its browser does not idle on.
+  await page.getByRole('navigation', { name: 'breadcrumb' }).getByRole('link', { name: 'Home' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect
+    .poll(() =>
+      api(token, '/extractor/current?extractorType=EXTRACTOR').then(
+        () => 'open',
+        (error: Error) => error.message,
+      ),
+    )
+    .toContain('404');
 });
 
 test('a dialog the page opens is answered over the page view, recorded after its step and given on every run', async ({

@@ -58,6 +58,8 @@ export interface SessionCommandDeps {
 }
 
 const RELOAD_TIMEOUT_MS = 30_000;
+/** A page read while it navigates is read again after its load, this many times in all. */
+const AREAS_ATTEMPTS = 3;
 const base64 = (bytes: Buffer | undefined) => (bytes ? bytes.toString('base64') : null);
 
 function failure(reason: SessionFailure['reason'], message: string, error?: AutomationError): SessionFailure {
@@ -399,10 +401,27 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
     return { ok: true as const, image: shot.toString('base64'), pageUrl: session.page.url(), ...viewport };
   }
 
+  /**
+   * The page's element areas; a page that is navigating (its document replaced while it was
+   * read, as a recorded click's next page loads) is read again once it has loaded, instead of
+   * answering the builder's hover read with an error.
+   */
+  async function areasOf(page: LiveSession['page']) {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await pageElementAreas(page);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (attempt >= AREAS_ATTEMPTS || !/context was destroyed|navigat/iu.test(message)) throw error;
+        await page.waitForLoadState('load', { timeout: 5_000 }).catch(() => undefined);
+      }
+    }
+  }
+
   async function pageAreas(session: LiveSession, reload: boolean) {
     if (reload) await session.page.reload({ waitUntil: 'load', timeout: RELOAD_TIMEOUT_MS });
     const [areas, shot] = await Promise.all([
-      pageElementAreas(session.page),
+      areasOf(session.page),
       session.page.screenshot({ type: 'jpeg', quality: 70, timeout: 5_000 }).catch(() => undefined),
     ]);
     return { ok: true as const, pageUrl: session.page.url(), areas, pageScreenshot: base64(shot) };

@@ -13,7 +13,7 @@ export interface SettleBounds {
 }
 
 /** A click's save lands within a request or two; a stuck request costs at most 2 s of a run. */
-export const DEFAULT_SETTLE_BOUNDS: SettleBounds = { quietMs: 150, networkMaxMs: 2_000, loadMaxMs: 10_000 };
+export const DEFAULT_SETTLE_BOUNDS: SettleBounds = { quietMs: 100, networkMaxMs: 2_000, loadMaxMs: 10_000 };
 
 export interface PageActivity {
   /** A step begins: only what happens from now on holds it. */
@@ -42,10 +42,15 @@ export function watchPageActivity(page: Page): PageActivity {
 
   const onRequest = (request: Request) => {
     if (!isStepActive || !SETTLING_RESOURCE_TYPES.has(request.resourceType())) return;
-    inFlight.add(request);
     hasActivity = true;
+    // A page a navigation loads is awaited by its load event; only the page's own requests (a
+    // save's fetch, the data an app asks for after load) are waited for one by one.
+    if (request.isNavigationRequest()) {
+      if (request.frame() === page.mainFrame()) hasNavigation = true;
+      return;
+    }
+    inFlight.add(request);
     lastActivityAt = Date.now();
-    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) hasNavigation = true;
   };
   const onDone = (request: Request) => {
     if (inFlight.delete(request)) lastActivityAt = Date.now();
@@ -60,12 +65,15 @@ export function watchPageActivity(page: Page): PageActivity {
       isStepActive = true;
       hasActivity = false;
       hasNavigation = false;
+      lastActivityAt = 0;
     },
     async settle(bounds = DEFAULT_SETTLE_BOUNDS) {
       try {
         if (!hasActivity || page.isClosed()) return;
         if (hasNavigation)
           await page.waitForLoadState('load', { timeout: bounds.loadMaxMs }).catch(() => undefined);
+        // Only requests the page made (not a navigation's document) hold the step a moment more.
+        if (lastActivityAt === 0) return;
         const deadline = Date.now() + bounds.networkMaxMs;
         while (Date.now() < deadline && !page.isClosed()) {
           const quietFor = Date.now() - lastActivityAt;

@@ -73,7 +73,7 @@ export interface UseBuilderOptions {
 /**
  * The builder's state machine (spec §4): the draft as the API keeps it, the builder state
  * (NONE, CREATING, EDITING, VALIDATING, VALIDATING_EDITING), the element pictures, and every call
- * that changes the draft. Errors show in the Error modal; a lost live page is a toast (the next
+ * that changes the draft. Errors show in the Error modal, a lost live page too (the next
  * call opens a fresh one).
  */
 export function useBuilder({ extractorType, itemId, isReadOnlyEdit }: UseBuilderOptions) {
@@ -102,7 +102,8 @@ export function useBuilder({ extractorType, itemId, isReadOnlyEdit }: UseBuilder
 
   const fail = useCallback((error: unknown) => {
     if (isApiError(error, 409) && error.code === SESSION_LOST) {
-      toast.warning(error.message);
+      // The spec's Error dialog, not a toast that fades: the page the operator saw is gone.
+      setErrorMessage(error.message);
       setPageVersion((version) => version + 1);
       return;
     }
@@ -354,17 +355,36 @@ export function useBuilder({ extractorType, itemId, isReadOnlyEdit }: UseBuilder
   }, [extractorType, fail, kind, t, texts]);
 
   /** GET /extractor/end. A builder already gone (404) counts as closed. */
+  /** Set once the builder was finished (Close, or leaving the screen): it is not finished twice. */
+  const isFinished = useRef(false);
   const close = useCallback(async (): Promise<boolean> => {
     try {
+      isFinished.current = true;
       await endBuilder(extractorType);
       return true;
     } catch (error) {
       if (isApiError(error, 404)) return true;
+      isFinished.current = false;
       if (error instanceof ApiError && error.hasServerMessage) fail(error);
       else setErrorMessage(t(texts.finishError));
       return false;
     }
   }, [extractorType, fail, t, texts]);
+
+  // Leaving the builder for another screen (Home, Settings…) finishes its session (spec: "Clicking
+  // Home finishes the current session"): its browser closes now instead of idling 15 minutes.
+  // Deferred: React's development double mount unmounts and mounts again at once, which cancels it.
+  const pendingFinish = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    window.clearTimeout(pendingFinish.current);
+    return () => {
+      if (isFinished.current) return;
+      pendingFinish.current = window.setTimeout(() => {
+        isFinished.current = true;
+        void endBuilder(extractorType).catch(() => undefined);
+      }, 0);
+    };
+  }, [extractorType]);
 
   const pagesChanged = useCallback(() => setPageVersion((version) => version + 1), []);
 
