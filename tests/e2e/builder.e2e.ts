@@ -518,6 +518,47 @@ test('a run that found an element through a fallback says so, and one click make
   await expect(results.getByText('Its recorded selector no longer matched')).toHaveCount(0);
 });
 
+test('the wheel over the page view scrolls the live page as a recorded step, so a pager below the fold can be picked', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const user = await signIn(page, 'builder-e2e-wheel');
+  const token = user.accessToken;
+  const id = await startItem(token, 'EXTRACTOR', 'Reads every user');
+  await page.goto(`/extractor?id=${id}`);
+  await chooseAction(page, 'Navigate');
+  await dialog(page).getByLabel('URL').fill(`${site.url}/pages/long-table.html`);
+  await confirm(page, 10);
+  const pager = async () =>
+    (await api<NormalizedPage>(token, '/extractor/normalized/current?extractorType=EXTRACTOR')).areas.find(
+      (area) => area.selector === '#users-next',
+    );
+  const view = page.getByTestId('page-view');
+  const height = Number(await view.getAttribute('data-frame-height'));
+  expect((await pager())!.y).toBeGreaterThan(height);
+
+  // The wheel over the picture: the builder does not scroll, the live page does, as a step.
+  const picture = page.getByTestId('page-picture');
+  const box = (await picture.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, 300);
+  await expect(card(page, 20)).toContainText('Scroll down', { timeout: 30_000 });
+  await expect(card(page, 20)).toContainText(/By \d+ px/);
+  await expect.poll(async () => (await pager())!.y, { timeout: 30_000 }).toBeLessThan(height);
+
+  // The pager is on the page view now: picked and clicked like anything else.
+  await pickAndOpen(page, token, 'EXTRACTOR', 'Click', '#users-next');
+  await confirm(page, 30);
+  await expect
+    .poll(
+      async () =>
+        (
+          await api<NormalizedPage>(token, '/extractor/normalized/current?extractorType=EXTRACTOR')
+        ).areas.find((area) => area.selector === '#users-page')?.textContent,
+    )
+    .toBe('Page 2 of 2');
+});
+
 test('a navigator is recorded by clicking and typing on the live page', async ({ page }) => {
   test.setTimeout(180_000);
   const user = await signIn(page, 'builder-e2e-nav');

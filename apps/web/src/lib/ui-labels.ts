@@ -417,6 +417,7 @@ export const UI_LABELS = {
   'builder.card.url': 'Go to {{url}}',
   'builder.card.point': 'At {{x}}, {{y}}',
   'builder.card.expects': 'The page must show "{{text}}"',
+  'builder.card.scroll.by': 'By {{pixels}} px',
   'builder.replay.all': 'Replaying the steps from a fresh page…',
   'builder.replay.to': 'Bringing the page to where step {{sequence}} found it…',
   'builder.replay.stopped': 'The replay stopped before step {{sequence}}: {{reason}}',

@@ -50,8 +50,26 @@ const SCROLLS = {
     'window.scrollTo(0, Object.getOwnPropertyDescriptor(Document.prototype, "documentElement").get.call(document).scrollHeight)',
 } as const;
 
+/**
+ * SCROLL_*: one viewport (the spec's Scroll up / down), or, recorded from the wheel on the page
+ * view (issue 22), `options.number` pixels with the wheel at `options.point`, so that the
+ * container under the pointer scrolls as it did (an app whose content scrolls in a div too).
+ */
 export async function scroll(context: ActionContext): Promise<ActionOutcome> {
-  const expression = SCROLLS[context.action.type as keyof typeof SCROLLS];
+  const { type, options } = context.action;
+  const pixels = options?.number;
+  if ((type === 'SCROLL_UP' || type === 'SCROLL_DOWN') && pixels !== undefined && pixels > 0) {
+    const viewport = context.page.viewportSize() ?? { width: 1280, height: 800 };
+    const point = options?.point ?? { x: viewport.width / 2, y: viewport.height / 2 };
+    await context.page.mouse.move(point.x, point.y);
+    await context.page.mouse.wheel(0, type === 'SCROLL_DOWN' ? pixels : -pixels);
+    // The wheel scrolls asynchronously: two frames later the page has moved.
+    await context.page.evaluate(
+      'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(0))))',
+    );
+    return { value: NONE };
+  }
+  const expression = SCROLLS[type as keyof typeof SCROLLS];
   await context.page.evaluate(expression);
   return { value: NONE };
 }

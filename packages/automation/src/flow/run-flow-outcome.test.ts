@@ -192,3 +192,22 @@ describe('asks tied to a field', () => {
     });
   });
 });
+
+describe('scrolling by the wheel', () => {
+  it('scrolls the page by the recorded pixels where the wheel was, not a whole viewport', async () => {
+    await site.page.setContent('<div style="height:3000px">long</div>');
+    const result = await runFlow(
+      site.page,
+      [{ sequence: 10, type: 'SCROLL_DOWN', options: { number: 240, point: { x: 100, y: 100 } } }],
+      quietHooks,
+      { ...WITHOUT_PICTURES, navigationPolicy: LOCAL_POLICY },
+    );
+    expect(result.status).toBe('SUCCESS');
+    await expect.poll(() => site.page.evaluate(() => window.scrollY)).toBe(240);
+    await runFlow(site.page, [{ sequence: 10, type: 'SCROLL_UP', options: { number: 40 } }], quietHooks, {
+      ...WITHOUT_PICTURES,
+      navigationPolicy: LOCAL_POLICY,
+    });
+    await expect.poll(() => site.page.evaluate(() => window.scrollY)).toBe(200);
+  });
+});

@@ -101,6 +101,8 @@ function subheaderOf(action: BuilderAction, target: string | null, t: TFunction)
   if (action.options.dialog) parts.push(dialogAnswerText(action.options.dialog, t));
   if (action.type === 'CHECK_TEXT' && action.textValue)
     parts.push(t('builder.card.expects', { text: shortened(action.textValue) }));
+  if ((action.type === 'SCROLL_DOWN' || action.type === 'SCROLL_UP') && action.options.number)
+    parts.push(t('builder.card.scroll.by', { pixels: action.options.number }));
   const point = action.options.point;
   if (point) parts.push(t('builder.card.point', { x: Math.round(point.x), y: Math.round(point.y) }));
   if (target) parts.push(target);

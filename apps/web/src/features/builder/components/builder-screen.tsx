@@ -298,6 +298,16 @@ export function BuilderScreen({
     [beginEditing, fail, pagesChanged, replayToStep, t],
   );
 
+  /** The wheel over the page view is recorded as a scroll by what the operator turned. */
+  const recordWheel = useCallback(
+    (deltaY: number, point: Point) =>
+      void addDirectly({
+        type: deltaY > 0 ? 'SCROLL_DOWN' : 'SCROLL_UP',
+        options: { number: Math.abs(deltaY), point },
+      }),
+    [addDirectly],
+  );
+
   const editSequence = useCallback(
     (action: BuilderAction) => {
       if (isFirstAction(action)) {
@@ -615,6 +625,7 @@ export function BuilderScreen({
             onText={(text) => void typeText(text)}
             onEscape={finish}
             onSettled={builder.pagesChanged}
+            onWheel={recordWheel}
             banner={banner}
           />
           {flow.step === 'table' && (

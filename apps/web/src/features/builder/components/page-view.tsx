@@ -1,6 +1,7 @@
 import {
   memo,
   useCallback,
+  useEffect,
   useRef,
   useState,
   type KeyboardEvent,
@@ -35,6 +36,11 @@ export interface PageViewProps {
   onEscape: () => void;
   /** The page changed by itself (frames stopped after a burst): its areas are stale. */
   onSettled: () => void;
+  /**
+   * The wheel turned over the page (record mode): page CSS pixels down (negative: up), where the
+   * pointer was; several turns in a row come as one.
+   */
+  onWheel?: (deltaY: number, point: Point) => void;
   /** A banner over the page (picking, typing, running). */
   banner?: ReactNode;
 }
@@ -88,6 +94,8 @@ function Outline({ area, frame, color }: { area: PageElementArea; frame: FrameSi
 }
 
 const PRINTABLE = /^.$/u;
+/** Wheel turns closer together than this are one scroll step. */
+const WHEEL_GATHER_MS = 300;
 
 /**
  * The live page (spec §2 "page view"): frames painted into one canvas, the element under the
@@ -107,8 +115,40 @@ export const PageView = memo(function PageView(props: PageViewProps) {
   });
   const [hovered, setHovered] = useState<PageElementArea | null>(null);
   const [typed, setTyped] = useState('');
-  const { areas, mode, canType, onPagePoint, onText, onEscape } = props;
+  const { areas, mode, canType, onPagePoint, onText, onEscape, onWheel } = props;
   const isInteractive = mode !== 'disabled' && frameSize !== null;
+  const surface = useRef<HTMLDivElement | null>(null);
+
+  // The wheel scrolls the live page, not the builder: a native listener, since React's is passive
+  // and could not keep the builder from scrolling. Turns within WHEEL_GATHER_MS make one step.
+  useEffect(() => {
+    const element = surface.current;
+    if (!element || !onWheel || mode !== 'record' || !frameSize) return undefined;
+    let gathered = 0;
+    let at: Point | null = null;
+    let timer: number | undefined;
+    const listener = (event: WheelEvent) => {
+      const picture = canvas.current;
+      if (!picture) return;
+      event.preventDefault();
+      const box = picture.getBoundingClientRect();
+      const linePixels = event.deltaMode === 1 ? 40 : event.deltaMode === 2 ? box.height : 1;
+      // What the operator saw move, in the page's own pixels (the picture is scaled).
+      gathered += ((event.deltaY * linePixels) / box.height) * frameSize.height;
+      at = toPagePoint(event, box, frameSize);
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => {
+        const deltaY = Math.round(gathered);
+        gathered = 0;
+        if (deltaY !== 0 && at) onWheel(deltaY, at);
+      }, WHEEL_GATHER_MS);
+    };
+    element.addEventListener('wheel', listener, { passive: false });
+    return () => {
+      element.removeEventListener('wheel', listener);
+      window.clearTimeout(timer);
+    };
+  }, [frameSize, mode, onWheel]);
 
   const pointOf = useCallback(
     (event: MouseEvent<HTMLElement>): Point | null => {
@@ -184,6 +224,7 @@ export const PageView = memo(function PageView(props: PageViewProps) {
     >
       {props.banner}
       <Box
+        ref={surface}
         sx={{ position: 'relative', lineHeight: 0, cursor: isInteractive ? 'crosshair' : 'default' }}
         onMouseMove={onMouseMove}
         onMouseLeave={() => setHovered(null)}
