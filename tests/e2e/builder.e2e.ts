@@ -40,6 +40,27 @@ async function startItem(token: string, extractorType: ExtractorType, name: stri
   return created.id;
 }
 
+/**
+ * Signs in, creates an item and opens its builder on `page`, whose first action navigates to a
+ * fixture page (card 10). Returns the API token and the item's id.
+ */
+async function recordFrom(
+  page: Page,
+  label: string,
+  extractorType: 'EXTRACTOR' | 'INSERTOR',
+  name: string,
+  fixturePage: string,
+) {
+  const token = (await signIn(page, label)).accessToken;
+  const id = await startItem(token, extractorType, name);
+  await page.goto(`/${extractorType === 'INSERTOR' ? 'insertor' : 'extractor'}?id=${id}`);
+  await expect(page.getByRole('heading', { name })).toBeVisible();
+  await chooseAction(page, 'Navigate');
+  await dialog(page).getByLabel('URL').fill(`${site.url}/pages/${fixturePage}`);
+  await confirm(page, 10);
+  return { token, id };
+}
+
 test('an extractor recorded by clicking the live page validates, saves and runs', async ({ page }) => {
   test.setTimeout(240_000);
   const user = await signIn(page, 'builder-e2e');
@@ -261,14 +282,13 @@ test('a dialog the page opens is answered over the page view, recorded after its
   page,
 }) => {
   test.setTimeout(240_000);
-  const user = await signIn(page, 'builder-e2e-confirm');
-  const token = user.accessToken;
-  const id = await startItem(token, 'EXTRACTOR', 'Places an order');
-  await page.goto(`/extractor?id=${id}`);
-  await expect(page.getByRole('heading', { name: 'Places an order' })).toBeVisible();
-  await chooseAction(page, 'Navigate');
-  await dialog(page).getByLabel('URL').fill(`${site.url}/pages/order.html`);
-  await confirm(page, 10);
+  const { token } = await recordFrom(
+    page,
+    'builder-e2e-confirm',
+    'EXTRACTOR',
+    'Places an order',
+    'order.html',
+  );
 
   // The submit asks confirm('Place order?'): the builder shows it, the operator says OK.
   await pickAndOpen(page, token, 'EXTRACTOR', 'Click', '#place-order');
@@ -339,14 +359,13 @@ test('an insertor sets a native select, checks that its save landed, and a refus
   page,
 }) => {
   test.setTimeout(240_000);
-  const user = await signIn(page, 'builder-e2e-insertor');
-  const token = user.accessToken;
-  const id = await startItem(token, 'INSERTOR', 'Updates an item');
-  await page.goto(`/insertor?id=${id}`);
-  await expect(page.getByRole('heading', { name: 'Updates an item' })).toBeVisible();
-  await chooseAction(page, 'Navigate');
-  await dialog(page).getByLabel('URL').fill(`${site.url}/pages/edit-item.html`);
-  await confirm(page, 10);
+  const { token } = await recordFrom(
+    page,
+    'builder-e2e-insertor',
+    'INSERTOR',
+    'Updates an item',
+    'edit-item.html',
+  );
 
   await pickAndOpen(page, token, 'INSERTOR', 'Type text', '#item-name');
   await dialog(page).getByLabel('Text').fill('Gizmo');
@@ -395,14 +414,7 @@ test('Ask password is tied to the field picked first, typed while recording, and
   page,
 }) => {
   test.setTimeout(240_000);
-  const user = await signIn(page, 'builder-e2e-ask');
-  const token = user.accessToken;
-  const id = await startItem(token, 'EXTRACTOR', 'Asks the password');
-  await page.goto(`/extractor?id=${id}`);
-  await expect(page.getByRole('heading', { name: 'Asks the password' })).toBeVisible();
-  await chooseAction(page, 'Navigate');
-  await dialog(page).getByLabel('URL').fill(`${site.url}/pages/login.html`);
-  await confirm(page, 10);
+  const { token } = await recordFrom(page, 'builder-e2e-ask', 'EXTRACTOR', 'Asks the password', 'login.html');
   await pickAndOpen(page, token, 'EXTRACTOR', 'Type text', '#username');
   await dialog(page).getByLabel('Text').fill('ops-user');
   await confirm(page, 20);
@@ -455,13 +467,13 @@ test('a run that found an element through a fallback says so, and one click make
   page,
 }) => {
   test.setTimeout(240_000);
-  const user = await signIn(page, 'builder-e2e-fallback');
-  const token = user.accessToken;
-  const id = await startItem(token, 'EXTRACTOR', 'Ids change');
-  await page.goto(`/extractor?id=${id}`);
-  await chooseAction(page, 'Navigate');
-  await dialog(page).getByLabel('URL').fill(`${site.url}/pages/login.html`);
-  await confirm(page, 10);
+  const { token, id } = await recordFrom(
+    page,
+    'builder-e2e-fallback',
+    'EXTRACTOR',
+    'Ids change',
+    'login.html',
+  );
   await pickAndOpen(page, token, 'EXTRACTOR', 'Type text', '#username');
   await dialog(page).getByLabel('Text').fill('ops-user');
   await confirm(page, 20);
@@ -522,13 +534,13 @@ test('the wheel over the page view scrolls the live page as a recorded step, so 
   page,
 }) => {
   test.setTimeout(180_000);
-  const user = await signIn(page, 'builder-e2e-wheel');
-  const token = user.accessToken;
-  const id = await startItem(token, 'EXTRACTOR', 'Reads every user');
-  await page.goto(`/extractor?id=${id}`);
-  await chooseAction(page, 'Navigate');
-  await dialog(page).getByLabel('URL').fill(`${site.url}/pages/long-table.html`);
-  await confirm(page, 10);
+  const { token } = await recordFrom(
+    page,
+    'builder-e2e-wheel',
+    'EXTRACTOR',
+    'Reads every user',
+    'long-table.html',
+  );
   const pager = async () =>
     (await api<NormalizedPage>(token, '/extractor/normalized/current?extractorType=EXTRACTOR')).areas.find(
       (area) => area.selector === '#users-next',

@@ -488,7 +488,7 @@ describe('the action builder (record, validate, save, run)', () => {
   it('records the operator’s answer to a dialog the page asks as an Answer dialog action bound to its step', async () => {
     await startBuilder(owner, 'Order flow');
     await added(owner, { type: 'NAVIGATE', textValue: `${site.url}/pages/order.html` });
-    const answerDialog = (user: User, body: unknown) =>
+    const answerDialog = (user: User, body: object) =>
       api().post('/api/extractor/dialog').query(EXTRACTOR).set(bearer(user.token)).send(body);
     // Nothing to answer before a step opens a dialog.
     await answerDialog(owner, { accept: true }).expect(409);
