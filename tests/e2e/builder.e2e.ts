@@ -62,7 +62,7 @@ async function recordFrom(
 }
 
 test('an extractor recorded by clicking the live page validates, saves and runs', async ({ page }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   const user = await signIn(page, 'builder-e2e');
   const token = user.accessToken;
   const id = await startItem(token, 'EXTRACTOR', 'Recorded by clicking');
@@ -238,7 +238,7 @@ test('an extractor recorded by clicking the live page validates, saves and runs'
 });
 
 test('a validation that fails marks the failing card ERROR with the server message', async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(360_000);
   const user = await signIn(page, 'builder-e2e-fail');
   const token = user.accessToken;
   const id = await startItem(token, 'EXTRACTOR', 'Element changed');
@@ -281,7 +281,7 @@ test('a validation that fails marks the failing card ERROR with the server messa
 test('a dialog the page opens is answered over the page view, recorded after its step and given on every run', async ({
   page,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(360_000);
   const { token } = await recordFrom(
     page,
     'builder-e2e-confirm',
@@ -358,7 +358,7 @@ test('a dialog the page opens is answered over the page view, recorded after its
 test('an insertor sets a native select, checks that its save landed, and a refused save fails on that check', async ({
   page,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(360_000);
   const { token } = await recordFrom(
     page,
     'builder-e2e-insertor',
@@ -413,7 +413,7 @@ test('an insertor sets a native select, checks that its save landed, and a refus
 test('Ask password is tied to the field picked first, typed while recording, and asked and typed on every run', async ({
   page,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(360_000);
   const { token } = await recordFrom(page, 'builder-e2e-ask', 'EXTRACTOR', 'Asks the password', 'login.html');
   await pickAndOpen(page, token, 'EXTRACTOR', 'Type text', '#username');
   await dialog(page).getByLabel('Text').fill('ops-user');
@@ -466,7 +466,7 @@ test('Ask password is tied to the field picked first, typed while recording, and
 test('a run that found an element through a fallback says so, and one click makes its locator the step’s own', async ({
   page,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(360_000);
   const { token, id } = await recordFrom(
     page,
     'builder-e2e-fallback',
@@ -533,7 +533,7 @@ test('a run that found an element through a fallback says so, and one click make
 test('the wheel over the page view scrolls the live page as a recorded step, so a pager below the fold can be picked', async ({
   page,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(360_000);
   const { token } = await recordFrom(
     page,
     'builder-e2e-wheel',

@@ -141,6 +141,15 @@ function recordedAnswersAfter(actions: readonly FlowAction[], index: number): Ar
   return answers;
 }
 
+/** The origin of a URL ('' for about:blank and the like): a new one means a new renderer. */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '';
+  }
+}
+
 async function normalizedHtmlOf(page: Page): Promise<string | undefined> {
   if (page.isClosed()) return undefined;
   return normalizedHtml(page).catch(() => undefined);
@@ -234,6 +243,7 @@ export async function runFlow(
       // An ANSWER_DIALOG step keeps what its raising step armed: its dialog may still be to come.
       if (action.type !== 'ANSWER_DIALOG') dialogs.arm(recordedAnswersAfter(ordered, index));
       const acts = !onlyReads(action);
+      const originBefore = originOf(page.url());
       let locatedBy: ElementLocatedBy | undefined;
       if (acts) activity.begin();
       try {
@@ -308,9 +318,14 @@ export async function runFlow(
           frame = pendingFrame ?? pictureFromFrame(page, frames.latestFrame());
         } else {
           // The next acting step waits for this, a capture in place of a missing frame included.
-          const awaited = nextAnimationFrame(page)
-            .then((after) => frames.frameAfter(after, PICTURE_FRAME_WAIT))
-            .then((painted) => pictureFromFrame(page, painted));
+          // Another site is another renderer: the screencast may still hand over a frame of the
+          // page left behind, so that step is captured instead.
+          const awaited =
+            originOf(page.url()) !== originBefore
+              ? pagePicture(page)
+              : nextAnimationFrame(page)
+                  .then((after) => frames.frameAfter(after, PICTURE_FRAME_WAIT))
+                  .then((painted) => pictureFromFrame(page, painted));
           pendingFrame = awaited;
           void awaited.then(() => {
             if (pendingFrame === awaited) pendingFrame = undefined;

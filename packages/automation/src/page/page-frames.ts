@@ -69,10 +69,11 @@ export class PageFrames {
   }
 
   /**
-   * The first frame received at or after `after` (Date.now() time), or, when none comes in time
-   * (the page did not change), the newest frame there is. "In time" is learnt from this page:
-   * a few times the delay its frames took to arrive after earlier marks, within `bounds`, so a
-   * static page is not waited on for longer than a changing one needs to show it.
+   * The first frame received at or after `after` (Date.now() time), or undefined when none comes
+   * in time: the page did not change, or its frame is late (a busy machine), and the caller
+   * captures the page instead of showing a frame older than the step. "In time" is learnt from
+   * this page: a few times the delay its frames took to arrive after earlier marks, within
+   * `bounds`, so a static page is not waited on for longer than a changing one needs to show it.
    */
   frameAfter(after: number, bounds: { minMs: number; maxMs: number }): Promise<PageFrame | undefined> {
     if (this.latest && this.latest.receivedAt >= after) return Promise.resolve(this.latest);
@@ -82,7 +83,7 @@ export class PageFrames {
         clearTimeout(waiter.timer);
         this.waiters.delete(waiter);
         if (frame) this.typicalDelayMs = this.typicalDelayMs * 0.8 + (frame.receivedAt - after) * 0.2;
-        resolve(frame ?? this.latest);
+        resolve(frame);
       };
       const waiter: Waiter = { after, onFrame: done, timer: setTimeout(() => done(), waitMs) };
       this.waiters.add(waiter);
