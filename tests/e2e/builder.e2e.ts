@@ -337,6 +337,8 @@ test('a dialog the page opens is answered over the page view, recorded after its
   await expect(step('Step 21: Answer dialog')).toContainText('Place order?');
   await expect(step('Step 30: Get text')).toContainText('Order placed: Widget');
   await results.getByRole('button', { name: 'Close' }).click();
+  // Its closing backdrop would take the next click.
+  await expect(results).toBeHidden();
 
   // Without its answer the click fails with the page's question, never SUCCESS.
   await flow.getByRole('button', { name: 'More actions for Places an order' }).click();

@@ -196,6 +196,9 @@ test('the annotation editor zooms between 5% and 200%, moves a box by dragging i
   const view = await canvas.locator('..').boundingBox();
   expect(Math.abs(((await canvas.boundingBox())?.width ?? 0) - (view?.width ?? 0))).toBeLessThan(20);
 
+  // The class list grows as a class is added: the canvas is measured after, where it then stays.
+  await addClass(page, 'Account number', 'TEXT');
+  await page.getByRole('button', { name: 'Create box', exact: true }).click();
   // Twelve cells over the canvas on screen (four columns, three rows), one box drawn in each.
   const area = await visibleCanvas(page);
   const cell = { width: area.width / 4, height: area.height / 3 };
@@ -206,8 +209,6 @@ test('the annotation editor zooms between 5% and 200%, moves a box by dragging i
   const drawInCell = (index: number) => dragMouse(page, inCell(index, 0.1, 0.1), inCell(index, 0.5, 0.5));
   const boxes = page.getByTestId('annotation-box');
 
-  await addClass(page, 'Account number', 'TEXT');
-  await page.getByRole('button', { name: 'Create box', exact: true }).click();
   await drawInCell(0);
   await expect(boxes).toHaveCount(1);
   const drawn = await boxOnCanvas(page, 0);

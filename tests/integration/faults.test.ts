@@ -284,7 +284,8 @@ const isAlive = (pid: number) => {
 describe('scripts/supervise.mjs, which ./pagewright start runs the API and the worker under (issue 10, faults 1)', () => {
   it('restarts a child that exits non-zero after 1 s, then 2 s, then 4 s, logging each exit', async () => {
     const { supervisor, lines, restarts, exited } = supervise('process.exit(3)');
-    await expect.poll(() => restarts().length, { timeout: 10_000 }).toBe(3);
+    // 1 s + 2 s of backoff and three Node start-ups, each of which a busy machine makes slower.
+    await expect.poll(() => restarts().length, { timeout: 40_000 }).toBe(3);
     expect(restarts()).toMatchObject([
       { level: 50, exitCode: 3, signal: null, restartInMs: 1000 },
       { level: 50, exitCode: 3, signal: null, restartInMs: 2000 },
@@ -299,24 +300,25 @@ describe('scripts/supervise.mjs, which ./pagewright start runs the API and the w
     // Stopped while it waits to restart: it exits at once.
     supervisor.kill('SIGTERM');
     expect(await exited).toEqual({ code: 0, signal: null });
-  }, 30_000);
+  }, 60_000);
 
   it('caps the backoff and starts it again at the first step once a child stayed up', async () => {
     const counter = path.join(mkdtempSync(path.join(os.tmpdir(), 'supervise-')), 'runs');
     writeFileSync(counter, '0');
-    // Runs 1-4 exit at once; run 5 stays up past SUPERVISE_STABLE_MS before it fails.
+    // Runs 1-4 exit at once; run 5 stays up past SUPERVISE_STABLE_MS before it fails. "At once"
+    // includes Node's start-up, over a second on a busy machine: the stable mark is 4 s.
     const child = `
       const fs = require('node:fs');
       const run = Number(fs.readFileSync(${JSON.stringify(counter)}, 'utf8')) + 1;
       fs.writeFileSync(${JSON.stringify(counter)}, String(run));
-      setTimeout(() => process.exit(1), run === 5 ? 1500 : 0);
+      setTimeout(() => process.exit(1), run === 5 ? 5000 : 0);
     `;
     const { supervisor, restarts, exited } = supervise(child, {
       SUPERVISE_BACKOFF_MS: '100',
       SUPERVISE_MAX_BACKOFF_MS: '400',
-      SUPERVISE_STABLE_MS: '1000',
+      SUPERVISE_STABLE_MS: '4000',
     });
-    await expect.poll(() => restarts().length, { timeout: 15_000 }).toBeGreaterThanOrEqual(5);
+    await expect.poll(() => restarts().length, { timeout: 45_000 }).toBeGreaterThanOrEqual(5);
     expect(
       restarts()
         .slice(0, 5)
@@ -324,7 +326,7 @@ describe('scripts/supervise.mjs, which ./pagewright start runs the API and the w
     ).toEqual([100, 200, 400, 400, 100]);
     supervisor.kill('SIGTERM');
     expect((await exited).code).toBe(0);
-  }, 30_000);
+  }, 60_000);
 
   it('restarts a killed child, and on SIGTERM stops the child and itself', async () => {
     const { supervisor, lines, restarts, exited } = supervise('setInterval(() => undefined, 1000)');

@@ -7,7 +7,7 @@ import {
   openFlowPage,
   quietHooks as hooks,
   type FlowPage,
-} from '../test-support/flow-page.js';
+} from '../test/flow-page.js';
 import { AUTOMATION_CODES } from './classify-error.js';
 import type { FlowHooks } from './flow-types.js';
 import { runFlow } from './run-flow.js';

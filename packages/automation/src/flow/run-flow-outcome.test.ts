@@ -7,7 +7,7 @@ import {
   openFlowPage,
   quietHooks,
   type FlowPage,
-} from '../test-support/flow-page.js';
+} from '../test/flow-page.js';
 import { AUTOMATION_CODES } from './classify-error.js';
 import { runFlow } from './run-flow.js';
 
