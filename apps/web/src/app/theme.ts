@@ -17,5 +17,8 @@ export const theme = createTheme({
     MuiTextField: { defaultProps: { fullWidth: true, margin: 'normal' } },
     MuiButton: { defaultProps: { disableElevation: true } },
     MuiCard: { defaultProps: { variant: 'outlined' } },
+    // A tooltip lets the pointer through: one shown over the page view or the annotation canvas
+    // must not swallow the click or drag the user aimed at what lies beneath it.
+    MuiTooltip: { defaultProps: { disableInteractive: true } },
   },
 });
