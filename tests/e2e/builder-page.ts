@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import type { ExtractorType, NormalizedPage } from '@pagewright/shared';
 import { expect } from './fixtures.js';
 
@@ -83,4 +83,25 @@ export async function confirm(page: Page, sequence: number) {
   await dialog(page).getByRole('button', { name: 'Confirm' }).click();
   await expect(card(page, sequence)).toBeVisible({ timeout: 30_000 });
   await expect(dialog(page)).toHaveCount(0);
+}
+
+/**
+ * In the Get table panel: clicks `clicked` on the page view (the innermost element under the
+ * pointer is picked), then climbs with Up until `wanted` is the selection.
+ */
+export async function selectInTable(
+  page: Page,
+  token: string,
+  panel: Locator,
+  clicked: string,
+  wanted: string = clicked,
+) {
+  await clickOnPage(page, await centreOf(token, 'EXTRACTOR', clicked));
+  const selection = panel.getByTestId('table-selection');
+  for (let climbs = 0; climbs < 6; climbs++) {
+    await expect(selection).not.toHaveText(/Nothing selected/);
+    if ((await selection.getAttribute('data-selector')) === wanted) return;
+    await panel.getByRole('button', { name: 'Up' }).click();
+  }
+  await expect(selection).toHaveAttribute('data-selector', wanted);
 }

@@ -13,6 +13,7 @@ import {
   dialog,
   mailUrl,
   pickAndOpen,
+  selectInTable,
 } from './builder-page.js';
 import { GOOD_PASSWORD, expect, loginThroughUi, test } from './fixtures.js';
 
@@ -126,16 +127,7 @@ test('an extractor recorded by clicking the live page validates, saves and runs'
   const panel = page.getByRole('region', { name: 'Get table: Statements' });
   await expect(panel).toBeVisible();
   // A click picks the innermost element under the pointer; Up climbs to the one wanted.
-  const selectOnPage = async (selector: string) => {
-    await clickOnPage(page, await centreOf(token, 'EXTRACTOR', selector));
-    const selection = panel.getByTestId('table-selection');
-    for (let climbs = 0; climbs < 6; climbs++) {
-      await expect(selection).not.toHaveText(/Nothing selected/);
-      if ((await selection.textContent())?.endsWith(`· ${selector}`)) return;
-      await panel.getByRole('button', { name: 'Up' }).click();
-    }
-    await expect(selection).toHaveText(new RegExp(`· ${selector.replace(/[()]/g, '\\$&')}$`));
-  };
+  const selectOnPage = (selector: string) => selectInTable(page, token, panel, selector);
   await selectOnPage('#statements');
   await panel.getByRole('button', { name: 'Next' }).click();
   await selectOnPage('#statement-rows > tr:nth-of-type(1)');
@@ -157,9 +149,7 @@ test('an extractor recorded by clicking the live page validates, saves and runs'
   // The table has two pages: its Next button (outside the table) is clicked after each page.
   await selectOnPage('#next-page');
   await panel.getByRole('button', { name: 'Use selection as next-page button' }).click();
-  await expect(panel.getByTestId('next-page-button')).toHaveText(
-    'After each page, clicks button · #next-page',
-  );
+  await expect(panel.getByTestId('next-page-button')).toHaveText('After each page, clicks button "Next"');
   await panel.getByLabel('Most pages').fill('5');
   await panel.getByRole('button', { name: 'Finish' }).click();
   await expect(card(page, 90)).toBeVisible({ timeout: 30_000 });
@@ -571,6 +561,89 @@ test('the wheel over the page view scrolls the live page as a recorded step, so 
         ).areas.find((area) => area.selector === '#users-page')?.textContent,
     )
     .toBe('Page 2 of 2');
+});
+
+test('Get table beside the page view: the cell that found the row becomes a column, and the wheel brings up the pager below the fold', async ({
+  page,
+}) => {
+  test.setTimeout(420_000);
+  const { token } = await recordFrom(page, 'builder-e2e-table', 'EXTRACTOR', 'Every user', 'long-table.html');
+  await chooseAction(page, 'Get table');
+  await dialog(page).getByLabel('Table name').fill('Users');
+  await dialog(page).getByRole('button', { name: 'Confirm' }).click();
+  const panel = page.getByRole('region', { name: 'Get table: Users' });
+  await expect(panel).toBeVisible();
+  // The panel stands beside the page view, both on screen.
+  const picture = page.getByTestId('page-picture');
+  const [panelBox, pictureBox] = [(await panel.boundingBox())!, (await picture.boundingBox())!];
+  expect(panelBox.x + panelBox.width).toBeLessThanOrEqual(pictureBox.x);
+  expect(panelBox.y).toBeLessThan(page.viewportSize()!.height);
+  const scrolledBefore = await page.evaluate(() => window.scrollY);
+
+  // The cell "User 1" finds the table (three climbs) and its row (one climb)...
+  const cell = '#user-rows > tr:nth-of-type(1) > td:nth-of-type(1)';
+  await selectInTable(page, token, panel, cell, '#users');
+  await panel.getByRole('button', { name: 'Next' }).click();
+  await selectInTable(page, token, panel, cell, '#user-rows > tr:nth-of-type(1)');
+  await expect(panel.getByTestId('table-row-count')).toHaveText('25 rows like this one on this page');
+  await panel.getByRole('button', { name: 'Next' }).click();
+  await expect(panel.getByTestId('table-rows')).toContainText('25 rows on this page');
+  // ...and, clicked once more, becomes the first column: elements are named as people read them.
+  await selectInTable(page, token, panel, cell);
+  await expect(panel.getByTestId('table-selection')).toHaveText('Selected: td "User 1"');
+  await panel.getByLabel('Column label').fill('User');
+  await panel.getByRole('button', { name: 'Add column' }).click();
+  await selectInTable(page, token, panel, '#user-rows > tr:nth-of-type(1) > td:nth-of-type(2)');
+  await panel.getByLabel('Column label').fill('Edits');
+  await panel.getByRole('button', { name: 'Add column' }).click();
+  await expect(panel.getByRole('list', { name: 'Columns' })).toContainText('First row: "User 1"');
+
+  // The pager is below the fold: the wheel over the page view moves the live page, records nothing.
+  const pagerTop = async () =>
+    (await api<NormalizedPage>(token, '/extractor/normalized/current?extractorType=EXTRACTOR')).areas.find(
+      (area) => area.selector === '#users-next',
+    )!.y;
+  const height = Number(await page.getByTestId('page-view').getAttribute('data-frame-height'));
+  expect(await pagerTop()).toBeGreaterThan(height);
+  const box = (await picture.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, 400);
+  await expect.poll(pagerTop, { timeout: 30_000 }).toBeLessThan(height - 20);
+  await selectInTable(page, token, panel, '#users-next');
+  await panel.getByRole('button', { name: 'Use selection as next-page button' }).click();
+  await expect(panel.getByTestId('next-page-button')).toHaveText(
+    'After each page, clicks button "Next page"',
+  );
+  await panel.getByLabel('Most pages').fill('5');
+  await panel.getByRole('button', { name: 'Finish' }).click();
+
+  // One step, told as a person reads it; the app itself did not scroll while picking.
+  await expect(card(page, 20)).toContainText(
+    '2 columns (User, Edits) · 25 rows when recorded · up to 5 pages',
+    {
+      timeout: 30_000,
+    },
+  );
+  await expect(card(page, 30)).toHaveCount(0);
+  expect(await page.evaluate(() => window.scrollY)).toBe(scrolledBefore);
+
+  await page.getByRole('button', { name: 'Validate' }).click();
+  await expect(page.getByText(MESSAGES['extractor.validate.success'])).toBeVisible({ timeout: 120_000 });
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(MESSAGES['extractor.save.success'])).toBeVisible();
+  await page.getByTestId('builder').getByRole('button', { name: 'Close', exact: true }).click();
+  const flow = page
+    .getByTestId('panel-extractors')
+    .getByRole('listitem', { name: 'Every user', exact: true });
+  await flow.getByRole('button', { name: 'More actions for Every user' }).click();
+  await page.getByRole('menuitem', { name: 'Execute' }).click();
+  await expect(flow).toHaveAttribute('data-status', 'SUCCESS', { timeout: 120_000 });
+  await flow.getByRole('button', { name: 'Results of the last run of Every user' }).click();
+  const results = page.getByRole('dialog', { name: /Run results: Every user/ });
+  const table = results.getByRole('listitem', { name: 'Step 20: Get table', exact: true }).getByRole('table');
+  // Both pages: 41 users, the second page's read after clicking the pager.
+  await expect(table.getByRole('row', { name: /User 1\b/ }).first()).toBeVisible();
+  await expect(table.getByRole('row', { name: /User 41/ })).toBeVisible();
 });
 
 test('a navigator is recorded by clicking and typing on the live page', async ({ page }) => {

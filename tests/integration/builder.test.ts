@@ -578,6 +578,42 @@ describe('the action builder (record, validate, save, run)', () => {
     await api().get('/api/extractor/end').query(EXTRACTOR).set(bearer(owner.token)).expect(200);
   });
 
+  it('moves the live page under the wheel while picking, records nothing, and refuses a turn of nothing', async () => {
+    await startBuilder(owner, 'Looked around');
+    await added(owner, { type: 'NAVIGATE', textValue: `${site.url}/pages/long-table.html` });
+    const pagerTop = async () => {
+      const page = await api()
+        .get('/api/extractor/normalized/current')
+        .query(EXTRACTOR)
+        .set(bearer(owner.token));
+      return (page.body as NormalizedPage).areas.find((area) => area.selector === '#users-next')!.y;
+    };
+    const before = await pagerTop();
+    expect(before).toBeGreaterThan(800);
+
+    const scroll = (body: unknown) =>
+      api().post('/api/extractor/scroll').query(EXTRACTOR).set(bearer(owner.token)).send(body);
+    const moved = await scroll({ deltaY: 400, point: { x: 300, y: 300 } }).expect(200);
+    expect(moved.body).toEqual({ message: 'The page moved; nothing was recorded.' });
+    // As far as the page goes (its end is less than 400 px away): the pager is on screen now.
+    const after = await pagerTop();
+    expect(after).toBeLessThan(before);
+    expect(after).toBeLessThan(800 - 20);
+    const current = await api().get('/api/extractor/current').query(EXTRACTOR).set(bearer(owner.token));
+    expect((current.body as BuilderView).actions.map((action) => action.type)).toEqual(['NAVIGATE']);
+
+    const refused = await scroll({ deltaY: 0, point: { x: 1, y: 1 } }).expect(400);
+    expect(JSON.stringify(refused.body)).toContain('deltaY');
+    await scroll({ deltaY: 999_999, point: { x: 1, y: 1 } }).expect(400);
+    await api()
+      .post('/api/extractor/scroll')
+      .query(EXTRACTOR)
+      .set(bearer(stranger.token))
+      .send({ deltaY: 100, point: { x: 1, y: 1 } })
+      .expect(404);
+    await api().get('/api/extractor/end').query(EXTRACTOR).set(bearer(owner.token)).expect(200);
+  });
+
   it('marks the failing action ERROR with the automation error and the earlier ones SUCCESS', async () => {
     await startBuilder(owner, 'Failing flow');
     await added(owner, { type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` });

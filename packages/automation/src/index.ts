@@ -8,6 +8,7 @@ export * from './flow/flow-types.js';
 export * from './flow/run-flow.js';
 export type { ActionContext, ActionExecutor, ActionOutcome } from './actions/action-context.js';
 export * from './actions/executors.js';
+export { wheelAt } from './actions/page-actions.js';
 export * from './values/number-mask.js';
 export * from './values/date-mask.js';
 export * from './values/conditions.js';

@@ -181,6 +181,8 @@ export const sessionCommandSchema = z.discriminatedUnion('command', [
   /** The operator's answer to the JavaScript dialog the session's page is showing. */
   z.object({ command: z.literal('answerDialog'), ...sessionRef, answer: dialogAnswerSchema }),
   z.object({ command: z.literal('evaluatePoint'), ...sessionRef, point: pointSchema }),
+  /** The wheel at `point` while picking: the live page moves, no step is recorded. */
+  z.object({ command: z.literal('lookAround'), ...sessionRef, deltaY: z.number().int(), point: pointSchema }),
   z.object({ command: z.literal('pageAreas'), ...sessionRef, reload: z.boolean() }),
   z.object({ command: z.literal('image'), ...sessionRef }),
   z.object({

@@ -7,6 +7,7 @@ import {
   elementAtPoint,
   pageElementAreas,
   runFlow,
+  wheelAt,
   type AutomationError,
   type KeptFile,
   type NavigationPolicy,
@@ -514,6 +515,9 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
             ? { ok: true, ...element, selector: element.selectorValue }
             : failure('NO_ELEMENT', 'There is no element at this point of the page.');
         }
+        case 'lookAround':
+          await wheelAt(session.page, command.point, command.deltaY);
+          return { ok: true };
         case 'pageAreas':
           return await pageAreas(session, command.reload);
         case 'image':

@@ -1,4 +1,5 @@
-import { WAIT_SECONDS_MAX, WAIT_SECONDS_MIN } from '@pagewright/shared';
+import type { Page } from 'playwright-core';
+import { WAIT_SECONDS_MAX, WAIT_SECONDS_MIN, type Point } from '@pagewright/shared';
 import { AUTOMATION_CODES } from '../flow/classify-error.js';
 import { assertNavigationAllowed } from '../safety/navigation-guard.js';
 import { type ActionContext, type ActionOutcome, NONE, fail, sleep } from './action-context.js';
@@ -51,6 +52,20 @@ const SCROLLS = {
 } as const;
 
 /**
+ * Turns the wheel `deltaY` pixels at `point` (the viewport's centre when absent) and returns once
+ * the page has moved: the wheel scrolls asynchronously, two animation frames later it has.
+ */
+export async function wheelAt(page: Page, point: Point | undefined, deltaY: number): Promise<void> {
+  const viewport = page.viewportSize() ?? { width: 1280, height: 800 };
+  const at = point ?? { x: viewport.width / 2, y: viewport.height / 2 };
+  await page.mouse.move(at.x, at.y);
+  await page.mouse.wheel(0, deltaY);
+  await page.evaluate(
+    'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(0))))',
+  );
+}
+
+/**
  * SCROLL_*: one viewport (the spec's Scroll up / down), or, recorded from the wheel on the page
  * view (issue 22), `options.number` pixels with the wheel at `options.point`, so that the
  * container under the pointer scrolls as it did (an app whose content scrolls in a div too).
@@ -59,14 +74,7 @@ export async function scroll(context: ActionContext): Promise<ActionOutcome> {
   const { type, options } = context.action;
   const pixels = options?.number;
   if ((type === 'SCROLL_UP' || type === 'SCROLL_DOWN') && pixels !== undefined && pixels > 0) {
-    const viewport = context.page.viewportSize() ?? { width: 1280, height: 800 };
-    const point = options?.point ?? { x: viewport.width / 2, y: viewport.height / 2 };
-    await context.page.mouse.move(point.x, point.y);
-    await context.page.mouse.wheel(0, type === 'SCROLL_DOWN' ? pixels : -pixels);
-    // The wheel scrolls asynchronously: two frames later the page has moved.
-    await context.page.evaluate(
-      'new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(0))))',
-    );
+    await wheelAt(context.page, options?.point, type === 'SCROLL_DOWN' ? pixels : -pixels);
     return { value: NONE };
   }
   const expression = SCROLLS[type as keyof typeof SCROLLS];

@@ -136,6 +136,8 @@ export const tableDefinitionSchema = z.object({
   /** Optional "next page" element clicked until it is gone or disabled, up to maxPages. */
   nextPageSelector: z.string().max(TEXT_FIELD_MAX_LENGTH).optional(),
   maxPages: z.number().int().min(1).max(1000).default(1),
+  /** Rows the table showed when it was picked (the card says it; runs read what is there). */
+  rowsSeen: z.number().int().min(0).optional(),
 });
 export type TableDefinition = z.infer<typeof tableDefinitionSchema>;
 

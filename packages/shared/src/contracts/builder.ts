@@ -22,6 +22,7 @@ import {
 
 export const BUILDER_MESSAGES = {
   noBuilder: 'No builder is open: open the extractor with Edit (or create one) first.',
+  lookedAround: 'The page moved; nothing was recorded.',
   sessionLost: 'The live browser of this builder was lost; the page starts again from a blank tab.',
   replaced: 'This builder was closed or opened again meanwhile (another tab?); open it again.',
   lockLost:
@@ -183,6 +184,25 @@ export type AddActionResponse = z.infer<typeof addActionResponseSchema>;
 
 /** POST /extractor/dialog: the operator's answer to the dialog the live page shows. */
 export const answerPageDialogRequestSchema = dialogAnswerSchema;
+
+/** Most pixels one look-around wheel turn moves the live page (a few screens). */
+export const LOOK_AROUND_MAX_PIXELS = 5_000;
+
+/**
+ * POST /extractor/scroll: the wheel over the page view while an element is being picked moves the
+ * live page without recording a step (issue 22: a pager below the fold can be picked; at run time
+ * the step's element is scrolled into view as it is acted on).
+ */
+export const lookAroundRequestSchema = z.object({
+  deltaY: z
+    .number()
+    .int()
+    .min(-LOOK_AROUND_MAX_PIXELS)
+    .max(LOOK_AROUND_MAX_PIXELS)
+    .refine((value) => value !== 0, 'deltaY must not be 0'),
+  point: pointSchema,
+});
+export type LookAroundRequest = z.infer<typeof lookAroundRequestSchema>;
 
 export const sequenceQuerySchema = z.object({
   sequence: z.coerce.number().int(),

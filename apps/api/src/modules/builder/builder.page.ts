@@ -6,6 +6,7 @@ import {
   type EvaluatePointResponse,
   type ExtractorType,
   type LiveImageResponse,
+  type LookAroundRequest,
   type MaskPreviewResponse,
   type NormalizedPage,
   type NumberMask,
@@ -60,6 +61,21 @@ export function createLivePageCommands(core: BuilderCore) {
       );
       if (!result.ok || !result.answered) throw new AppError('CONFLICT', BUILDER_MESSAGES.noPageDialog);
       return answer.accept ? 'OK' : 'Cancel';
+    },
+
+    /**
+     * POST /extractor/scroll: the wheel over the page view while picking moves the live page and
+     * records nothing (what is picked below the fold is scrolled to when its step runs).
+     */
+    async lookAround(userId: string, type: ExtractorType, request: LookAroundRequest): Promise<void> {
+      const record = await current(userId, type);
+      const answer = await command<{ ok: true }>(
+        userId,
+        record,
+        (sessionId) => ({ command: 'lookAround', sessionId, userId, ...request }),
+        QUICK_TIMEOUT_MS,
+      );
+      if (!answer.ok) throw new AppError('UNPROCESSABLE', automationText(answer));
     },
 
     async evaluatePoint(userId: string, type: ExtractorType, point: Point): Promise<EvaluatePointResponse> {

@@ -8,6 +8,7 @@ import {
   addActionRequestSchema,
   addActionResponseSchema,
   answerPageDialogRequestSchema,
+  lookAroundRequestSchema,
   allScreenshotsResponseSchema,
   builderActionSchema,
   builderQuerySchema,
@@ -105,6 +106,22 @@ export const builderRoutes: FastifyPluginAsyncZod<{ builder: BuilderService }> =
     handler: async (request) => ({
       message: await builder.answerDialog(request.user.id, request.query.extractorType, request.body),
     }),
+  });
+
+  app.post('/extractor/scroll', {
+    schema: {
+      tags,
+      summary:
+        'Turn the wheel over the live page while picking an element: the page moves, no action is recorded',
+      security: bearerSecurity,
+      querystring: builderQuerySchema,
+      body: lookAroundRequestSchema,
+      response: { 200: messageResponseSchema, ...errors },
+    },
+    handler: async (request) => {
+      await builder.lookAround(request.user.id, request.query.extractorType, request.body);
+      return { message: BUILDER_MESSAGES.lookedAround };
+    },
   });
 
   app.post('/extractor/action', {

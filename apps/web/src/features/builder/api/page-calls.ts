@@ -7,6 +7,7 @@ import {
   screenshotResponseSchema,
   type ActionNormalized,
   type DialogAnswer,
+  type LookAroundRequest,
   type EvaluatePointResponse,
   type ExtractorType,
   type LiveImageResponse,
@@ -77,6 +78,11 @@ export function getAllScreenshots(extractorType: ExtractorType): Promise<Record<
 /** POST /extractor/dialog: the operator's answer to the JavaScript dialog the live page shows. */
 export function answerPageDialog(extractorType: ExtractorType, answer: DialogAnswer): Promise<unknown> {
   return apiRequest(builderPath('/extractor/dialog', extractorType), { method: 'POST', body: answer });
+}
+
+/** POST /extractor/scroll: the wheel while picking moves the live page; nothing is recorded. */
+export function lookAround(extractorType: ExtractorType, request: LookAroundRequest): Promise<unknown> {
+  return apiRequest(builderPath('/extractor/scroll', extractorType), { method: 'POST', body: request });
 }
 
 /** GET /extractor/edit/normalized?sequence=: replays the steps before `sequence` on the live page. */

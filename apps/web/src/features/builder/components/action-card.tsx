@@ -23,6 +23,7 @@ import {
   type BuilderAction,
   type FallbackLocator,
   type PageDialogAnswer,
+  type TableDefinition,
 } from '@pagewright/shared';
 
 /** Which card menu the builder state allows (spec §4). */
@@ -105,10 +106,23 @@ function subheaderOf(action: BuilderAction, target: string | null, t: TFunction)
     parts.push(t('builder.card.scroll.by', { pixels: action.options.number }));
   const point = action.options.point;
   if (point) parts.push(t('builder.card.point', { x: Math.round(point.x), y: Math.round(point.y) }));
+  const table = action.options.table;
+  if (table) parts.push(...tableSummary(table, t));
   if (target) parts.push(target);
   else if (action.selectorValue) parts.push(action.selectorValue);
-  else if (action.options.table?.tableSelector) parts.push(action.options.table.tableSelector);
   return parts.join(' · ');
+}
+
+/** A Get table as its card tells it: columns by label, rows when picked, pages it reads. */
+function tableSummary(table: TableDefinition, t: TFunction): string[] {
+  const labels = table.columns.map((column) => column.label).join(', ');
+  return [
+    t('builder.card.table.columns', { count: table.columns.length, labels }),
+    ...(table.rowsSeen === undefined ? [] : [t('builder.card.table.rows', { count: table.rowsSeen })]),
+    ...(table.nextPageSelector && table.maxPages > 1
+      ? [t('builder.card.table.pages', { count: table.maxPages })]
+      : []),
+  ];
 }
 
 export function actionTitle(type: ActionType, t: TFunction): string {

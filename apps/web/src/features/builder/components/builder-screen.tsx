@@ -11,33 +11,20 @@ import {
   Typography,
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import {
-  ELEMENT_ACTION_TYPES,
-  MULTI_STEP_ASK_TYPES,
-  type ActionType,
-  type AddActionInput,
-  type BuilderAction,
-  type ElementTarget,
-  type EvaluatePointResponse,
-  type ExtractorType,
-  type PageElementArea,
-  type Point,
-  type TableDefinition,
-} from '@pagewright/shared';
+import type { ActionType, BuilderAction, ExtractorType } from '@pagewright/shared';
 import { PictureDialog } from '../../../components/picture-dialog';
 import { DialogLoading } from '../../../components/route-loading';
 import { errorText, isApiError } from '../../../lib/api-client';
-import { toast } from '../../../lib/toast';
-import { evaluatePoint } from '../api/page-calls';
 import { useBuilder } from '../hooks/use-builder';
+import { useRecordFlow } from '../hooks/use-record-flow';
 import { usePageAreas } from '../hooks/use-page-areas';
 import { ActionCard, PendingActionCard, actionTitle, type CardMenuMode } from './action-card';
 import { ActionMenu } from './action-menu';
-import { needsActionDialog } from './dialogs/needs-action-dialog';
 import { useReplay } from '../hooks/use-replay';
 import { ErrorDialog } from './message-dialogs';
 import { PageDialogPrompt } from './page-dialog-prompt';
 import { PageView, type PageViewMode } from './page-view';
+import { WindowFitColumn } from './window-fit-column';
 
 // The dialogs (and behind the action dialog, the script editor) load when first opened.
 const ActionDialog = lazy(() => import('./dialogs/action-dialog').then((m) => ({ default: m.ActionDialog })));
@@ -47,41 +34,6 @@ const GetTablePanel = lazy(() =>
 const SequenceDialog = lazy(() =>
   import('./dialogs/sequence-dialog').then((m) => ({ default: m.SequenceDialog })),
 );
-
-/** Actions placed at a point of the page rather than on an element. */
-const POINT_ACTION_TYPES: readonly ActionType[] = ['MOUSE_CLICK', 'MOUSE_MOVE'];
-/** Multi-step asks: first the area showing the question or captcha, then the answer field (spec §4). */
-/** Element picking also covers the reCAPTCHA widget (its selector is picked first, spec §4). */
-const PICKED_TYPES: readonly ActionType[] = [...ELEMENT_ACTION_TYPES, 'ASK_RECAPTCHA'];
-
-/** Where the builder is in adding or changing one action. */
-type Flow =
-  | { step: 'idle' }
-  | { step: 'point'; type: ActionType }
-  | { step: 'pick'; type: ActionType; phase: 'element' | 'question' | 'answer'; questionSelector?: string }
-  | {
-      step: 'add';
-      type: ActionType;
-      target: ElementTarget | null;
-      extra: Partial<AddActionInput>;
-      /** The picked select's options, offered by the CLICK_SELECT dialog. */
-      selectOptions?: EvaluatePointResponse['selectOptions'];
-    }
-  | { step: 'table'; input: AddActionInput }
-  | { step: 'edit'; action: BuilderAction }
-  | { step: 'sequence'; action: BuilderAction };
-
-const IDLE: Flow = { step: 'idle' };
-
-function targetOf(element: EvaluatePointResponse): ElementTarget {
-  return {
-    selectorType: element.selectorType,
-    selectorValue: element.selectorValue,
-    xpathValue: element.xpathValue,
-    framePath: element.framePath,
-    fallbackLocators: element.fallbackLocators,
-  };
-}
 
 export interface BuilderScreenProps {
   extractorType: ExtractorType;
@@ -111,213 +63,32 @@ export function BuilderScreen({
   const { areas, reload } = usePageAreas(extractorType, builder.pageVersion, builder.view !== null);
   const replay = useReplay(extractorType);
   const { track: trackReplay, toStep: replayToStep } = replay;
-  const { refresh, pagesChanged } = builder;
+  const { refresh } = builder;
   /** A step running, a validation, or a replay moving the page: nothing else may start. */
   const isBusy = builder.isBusy || replay.running !== null;
-  const [flow, setFlow] = useState<Flow>(IDLE);
-  const [pickedAreaId, setPickedAreaId] = useState<string | null>(null);
-  const [highlightedAreaId, setHighlightedAreaId] = useState<string | null>(null);
-  const [lastClick, setLastClick] = useState<Point | null>(null);
-  const [isPointing, setIsPointing] = useState(false);
   const [picture, setPicture] = useState<{ title: string; data: string } | null>(null);
-  const {
-    view,
-    actions,
-    kind,
-    texts,
-    fail,
-    showError,
-    isFirstAction,
-    cancel,
-    beginAdding,
-    beginEditing,
-    addAction,
-    addDirectly,
-    changeAction,
-  } = builder;
+  const { view, actions, kind, texts, fail, showError } = builder;
   const isNavigator = kind === 'navigator';
 
-  const finish = useCallback(() => {
-    setFlow(IDLE);
-    setPickedAreaId(null);
-    setHighlightedAreaId(null);
-    cancel();
-  }, [cancel]);
-
-  const choose = useCallback(
-    (type: ActionType) => {
-      beginAdding();
-      if (POINT_ACTION_TYPES.includes(type)) setFlow({ step: 'point', type });
-      else if (MULTI_STEP_ASK_TYPES.includes(type)) setFlow({ step: 'pick', type, phase: 'question' });
-      else if (PICKED_TYPES.includes(type)) setFlow({ step: 'pick', type, phase: 'element' });
-      else if (!needsActionDialog(type)) {
-        void addDirectly({ type }).finally(finish);
-      } else setFlow({ step: 'add', type, target: null, extra: {} });
-    },
-    [beginAdding, addDirectly, finish],
-  );
-
-  /** Typing into the page view: TYPE_TEXT (or TYPE_PASSWORD) into the field clicked last. */
-  const typeText = useCallback(
-    async (text: string) => {
-      if (!lastClick) {
-        toast.info(t('builder.typing.no.field'));
-        return;
-      }
-      setIsPointing(true);
-      try {
-        const element = await evaluatePoint(extractorType, lastClick);
-        if (element.type === 'INPUTABLE_PASSWORD')
-          await addDirectly({ type: 'TYPE_PASSWORD', target: targetOf(element), credentials: text });
-        else if (element.type === 'INPUTABLE_TEXT')
-          await addDirectly({ type: 'TYPE_TEXT', target: targetOf(element), textValue: text });
-        else toast.info(t('builder.typing.no.field'));
-      } catch (error) {
-        fail(error);
-      } finally {
-        setIsPointing(false);
-      }
-    },
-    [addDirectly, extractorType, fail, lastClick, t],
-  );
-
-  const onPagePoint = useCallback(
-    async (point: Point, area: PageElementArea | null) => {
-      if (flow.step === 'table') {
-        setPickedAreaId(area ? String(area.id) : null);
-        return;
-      }
-      if (flow.step === 'point') {
-        setFlow(IDLE);
-        await addDirectly({ type: flow.type, options: { point } });
-        cancel();
-        return;
-      }
-      if (flow.step === 'idle') {
-        // Recording: a click on the page is a mouse click of the flow (how navigators record).
-        if (actions.length === 0) {
-          toast.warning(t('extractor.first.action.navigate'));
-          return;
-        }
-        setLastClick(point);
-        await addDirectly({ type: 'MOUSE_CLICK', options: { point } });
-        return;
-      }
-      if (flow.step !== 'pick') return;
-      setIsPointing(true);
-      try {
-        const element = await evaluatePoint(extractorType, point);
-        if (flow.phase === 'question') {
-          setFlow({ ...flow, phase: 'answer', questionSelector: element.selectorValue });
-          return;
-        }
-        const extra: Partial<AddActionInput> = flow.questionSelector
-          ? {
-              options: {
-                askMultiStepDto: {
-                  builderStep: 'USER_RESPONSE',
-                  askDataContentSelector: flow.questionSelector,
-                },
-              },
-            }
-          : {};
-        setFlow({
-          step: 'add',
-          type: flow.type,
-          target: targetOf(element),
-          extra,
-          selectOptions: element.selectOptions,
-        });
-      } catch (error) {
-        fail(error);
-      } finally {
-        setIsPointing(false);
-      }
-    },
-    [actions.length, addDirectly, cancel, extractorType, fail, flow, t],
-  );
-
-  const confirmAdd = useCallback(
-    async (input: AddActionInput) => {
-      if (flow.step !== 'add') return;
-      const merged: AddActionInput = {
-        ...input,
-        options: { ...flow.extra.options, ...input.options },
-      };
-      if (merged.type === 'GET_TABLE') {
-        setFlow({ step: 'table', input: merged });
-        return;
-      }
-      await addAction(merged);
-      finish();
-    },
-    [addAction, finish, flow],
-  );
-
-  const confirmTable = useCallback(
-    async (table: TableDefinition) => {
-      if (flow.step !== 'table') return;
-      try {
-        await addAction({ ...flow.input, options: { ...flow.input.options, table } });
-        finish();
-      } catch {
-        // The error is on screen; the panel stays open to try again.
-      }
-    },
-    [addAction, finish, flow],
-  );
-
-  /** A table keeps its picked selectors and columns when only its name changes in the dialog. */
-  const confirmEdit = useCallback(
-    async (action: BuilderAction, input: AddActionInput) => {
-      const table = action.options.table;
-      const name = input.options?.table?.name;
-      const merged: AddActionInput =
-        table && name ? { ...input, options: { ...input.options, table: { ...table, name } } } : input;
-      await changeAction(action, merged);
-      finish();
-    },
-    [changeAction, finish],
-  );
-
-  const edit = useCallback(
-    (action: BuilderAction) => {
-      if (!needsActionDialog(action.type)) {
-        toast.info(t('extractor.edition.info'));
-        return;
-      }
-      // The page goes where the step found it, so its element can be seen (and picked) again.
-      void replayToStep(action.sequence)
-        .then(() => pagesChanged())
-        .catch((error: unknown) => fail(error))
-        .finally(() => {
-          beginEditing(action);
-          setFlow({ step: 'edit', action });
-        });
-    },
-    [beginEditing, fail, pagesChanged, replayToStep, t],
-  );
-
-  /** The wheel over the page view is recorded as a scroll by what the operator turned. */
-  const recordWheel = useCallback(
-    (deltaY: number, point: Point) =>
-      void addDirectly({
-        type: deltaY > 0 ? 'SCROLL_DOWN' : 'SCROLL_UP',
-        options: { number: Math.abs(deltaY), point },
-      }),
-    [addDirectly],
-  );
-
-  const editSequence = useCallback(
-    (action: BuilderAction) => {
-      if (isFirstAction(action)) {
-        toast.warning(t('extractor.first.action.change.warning'));
-        return;
-      }
-      setFlow({ step: 'sequence', action });
-    },
-    [isFirstAction, t],
-  );
+  const {
+    flow,
+    pick,
+    highlightedAreaId,
+    setHighlightedAreaId,
+    isPointing,
+    finish,
+    choose,
+    typeText,
+    onPagePoint,
+    confirmAdd,
+    confirmTable,
+    confirmEdit,
+    edit,
+    recordWheel,
+    lookAroundWheel,
+    editSequence,
+  } = useRecordFlow(extractorType, builder, replayToStep);
+  const isPickingTable = flow.step === 'table';
 
   const enlarge = useCallback(
     (action: BuilderAction, data: string) =>
@@ -513,105 +284,128 @@ export function BuilderScreen({
           display: 'grid',
           gap: 2,
           alignItems: 'start',
-          gridTemplateColumns: { xs: '1fr', md: '200px minmax(260px, 1fr) 2fr' },
+          gridTemplateColumns: {
+            xs: '1fr',
+            md: isPickingTable ? 'minmax(340px, 1fr) 2fr' : '200px minmax(260px, 1fr) 2fr',
+          },
         }}
       >
-        <ActionMenu
-          extractorType={extractorType}
-          isEmpty={actions.length === 0}
-          isDisabled={isBusy || flow.step !== 'idle'}
-          onChoose={choose}
-        />
-
-        <Box component="section" aria-labelledby="builder-actions-title">
-          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1 }}>
-            <Typography
-              id="builder-actions-title"
-              variant="subtitle1"
-              component="h2"
-              sx={{ flex: 1, fontWeight: 500 }}
-            >
-              {t('builder.actions')}
-            </Typography>
-            {!isNavigator && (
-              <>
-                <Button
-                  size="small"
-                  variant="outlined"
-                  onClick={() => void builder.resequence()}
-                  disabled={isBusy || builder.isLocked || actions.length < 2 || flow.step !== 'idle'}
-                >
-                  {t('builder.resequence')}
-                </Button>
-                <Button
-                  size="small"
-                  variant="contained"
-                  onClick={() => void builder.validate()}
-                  disabled={isBusy || builder.isLocked || actions.length === 0 || flow.step !== 'idle'}
-                >
-                  {t('builder.validate')}
-                </Button>
-              </>
-            )}
-          </Stack>
-          {progress && (
-            <Box role="status" aria-live="polite" data-testid="validation-progress" sx={{ mb: 1 }}>
-              <Typography variant="body2">
-                {progress.actionType
-                  ? t('builder.validating', {
-                      action: t(
-                        `dialogs.action.type.${progress.actionType as ActionType}`,
-                        progress.actionType,
-                      ),
-                    })
-                  : t('builder.validating.start')}
-              </Typography>
-              <LinearProgress
-                variant="determinate"
-                value={progress.progress}
-                aria-label={t('builder.validate')}
-              />
-            </Box>
-          )}
-          {!isNavigator && actions.length > 0 && !progress && (
-            <Typography
-              variant="caption"
-              color={view.isValidated ? 'success.main' : 'warning.dark'}
-              sx={{ display: 'block', mb: 1 }}
-            >
-              {t(view.isValidated ? 'builder.state.validated' : 'builder.state.not.validated')}
-            </Typography>
-          )}
-          <Stack
-            component="ol"
-            spacing={1}
-            // Cards keep their height: in a scrolling flex column they would shrink and clip.
-            sx={{ p: 0, m: 0, maxHeight: '75vh', overflow: 'auto', '& > li': { flexShrink: 0 } }}
-          >
-            {actions.length === 0 && !builder.pending && (
-              <Typography component="li" color="text.secondary" sx={{ listStyle: 'none' }}>
-                {t('builder.actions.empty')}
-              </Typography>
-            )}
-            {actions.map((action) => (
-              <ActionCard
-                key={action.id}
-                action={action}
-                picture={builder.pictures[action.id]}
-                isUnfinished={builder.editingId === action.id}
-                menuMode={menuMode}
-                onEdit={edit}
-                onEditSequence={editSequence}
-                onRemove={builder.removeAction}
+        {isPickingTable && flow.step === 'table' && (
+          // Beside the page view, down to the window's bottom: picking never scrolls the app.
+          <WindowFitColumn>
+            <Suspense fallback={<DialogLoading />}>
+              <GetTablePanel
+                tableName={flow.input.options?.table?.name ?? ''}
+                areas={areas}
+                pick={pick}
+                onHighlight={setHighlightedAreaId}
                 onCancel={finish}
-                onEnlarge={enlarge}
+                onConfirm={(table) => void confirmTable(table)}
+                extractorType={extractorType}
               />
-            ))}
-            {builder.pending && (
-              <PendingActionCard type={builder.pending.type} sequence={builder.pending.sequence} />
-            )}
-          </Stack>
-        </Box>
+            </Suspense>
+          </WindowFitColumn>
+        )}
+        {!isPickingTable && (
+          <>
+            <ActionMenu
+              extractorType={extractorType}
+              isEmpty={actions.length === 0}
+              isDisabled={isBusy || flow.step !== 'idle'}
+              onChoose={choose}
+            />
+
+            <Box component="section" aria-labelledby="builder-actions-title">
+              <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1 }}>
+                <Typography
+                  id="builder-actions-title"
+                  variant="subtitle1"
+                  component="h2"
+                  sx={{ flex: 1, fontWeight: 500 }}
+                >
+                  {t('builder.actions')}
+                </Typography>
+                {!isNavigator && (
+                  <>
+                    <Button
+                      size="small"
+                      variant="outlined"
+                      onClick={() => void builder.resequence()}
+                      disabled={isBusy || builder.isLocked || actions.length < 2 || flow.step !== 'idle'}
+                    >
+                      {t('builder.resequence')}
+                    </Button>
+                    <Button
+                      size="small"
+                      variant="contained"
+                      onClick={() => void builder.validate()}
+                      disabled={isBusy || builder.isLocked || actions.length === 0 || flow.step !== 'idle'}
+                    >
+                      {t('builder.validate')}
+                    </Button>
+                  </>
+                )}
+              </Stack>
+              {progress && (
+                <Box role="status" aria-live="polite" data-testid="validation-progress" sx={{ mb: 1 }}>
+                  <Typography variant="body2">
+                    {progress.actionType
+                      ? t('builder.validating', {
+                          action: t(
+                            `dialogs.action.type.${progress.actionType as ActionType}`,
+                            progress.actionType,
+                          ),
+                        })
+                      : t('builder.validating.start')}
+                  </Typography>
+                  <LinearProgress
+                    variant="determinate"
+                    value={progress.progress}
+                    aria-label={t('builder.validate')}
+                  />
+                </Box>
+              )}
+              {!isNavigator && actions.length > 0 && !progress && (
+                <Typography
+                  variant="caption"
+                  color={view.isValidated ? 'success.main' : 'warning.dark'}
+                  sx={{ display: 'block', mb: 1 }}
+                >
+                  {t(view.isValidated ? 'builder.state.validated' : 'builder.state.not.validated')}
+                </Typography>
+              )}
+              <Stack
+                component="ol"
+                spacing={1}
+                // Cards keep their height: in a scrolling flex column they would shrink and clip.
+                sx={{ p: 0, m: 0, maxHeight: '75vh', overflow: 'auto', '& > li': { flexShrink: 0 } }}
+              >
+                {actions.length === 0 && !builder.pending && (
+                  <Typography component="li" color="text.secondary" sx={{ listStyle: 'none' }}>
+                    {t('builder.actions.empty')}
+                  </Typography>
+                )}
+                {actions.map((action) => (
+                  <ActionCard
+                    key={action.id}
+                    action={action}
+                    picture={builder.pictures[action.id]}
+                    isUnfinished={builder.editingId === action.id}
+                    menuMode={menuMode}
+                    onEdit={edit}
+                    onEditSequence={editSequence}
+                    onRemove={builder.removeAction}
+                    onCancel={finish}
+                    onEnlarge={enlarge}
+                  />
+                ))}
+                {builder.pending && (
+                  <PendingActionCard type={builder.pending.type} sequence={builder.pending.sequence} />
+                )}
+              </Stack>
+            </Box>
+          </>
+        )}
 
         <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, minWidth: 0 }}>
           <PageView
@@ -625,22 +419,11 @@ export function BuilderScreen({
             onText={(text) => void typeText(text)}
             onEscape={finish}
             onSettled={builder.pagesChanged}
-            onWheel={recordWheel}
+            onWheel={
+              flow.step === 'idle' ? recordWheel : (deltaY, point) => void lookAroundWheel(deltaY, point)
+            }
             banner={banner}
           />
-          {flow.step === 'table' && (
-            <Suspense fallback={<DialogLoading />}>
-              <GetTablePanel
-                tableName={flow.input.options?.table?.name ?? ''}
-                areas={[...areas]}
-                pickedAreaId={pickedAreaId}
-                onHighlight={setHighlightedAreaId}
-                onCancel={finish}
-                onConfirm={(table) => void confirmTable(table)}
-                extractorType={extractorType}
-              />
-            </Suspense>
-          )}
         </Box>
       </Box>
 

@@ -37,8 +37,9 @@ export interface PageViewProps {
   /** The page changed by itself (frames stopped after a burst): its areas are stale. */
   onSettled: () => void;
   /**
-   * The wheel turned over the page (record mode): page CSS pixels down (negative: up), where the
-   * pointer was; several turns in a row come as one.
+   * The wheel turned over the page (record and pick modes: the builder records a scroll step or
+   * only moves the page): page CSS pixels down (negative: up), where the pointer was; several
+   * turns in a row come as one.
    */
   onWheel?: (deltaY: number, point: Point) => void;
   /** A banner over the page (picking, typing, running). */
@@ -123,7 +124,7 @@ export const PageView = memo(function PageView(props: PageViewProps) {
   // and could not keep the builder from scrolling. Turns within WHEEL_GATHER_MS make one step.
   useEffect(() => {
     const element = surface.current;
-    if (!element || !onWheel || mode !== 'record' || !frameSize) return undefined;
+    if (!element || !onWheel || mode === 'disabled' || !frameSize) return undefined;
     let gathered = 0;
     let at: Point | null = null;
     let timer: number | undefined;

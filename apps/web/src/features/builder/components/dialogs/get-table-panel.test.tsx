@@ -52,30 +52,38 @@ function setup() {
   const props: GetTablePanelProps = {
     tableName: 'Orders',
     areas: AREAS,
-    pickedAreaId: null,
+    pick: { serial: 0, selector: null },
     onHighlight: vi.fn(),
     onCancel: vi.fn(),
     onConfirm: vi.fn(),
   };
   const view = renderDialog(<GetTablePanel {...props} />);
-  const pick = (id: number) => view.rerender(<GetTablePanel {...props} pickedAreaId={String(id)} />);
+  // Each click on the page view is a new pick, even of the element picked before.
+  let serial = 0;
+  const pick = (id: number) => {
+    serial += 1;
+    view.rerender(<GetTablePanel {...props} pick={{ serial, selector: AREAS[id]!.selector }} />);
+  };
   return { ...view, props, pick };
 }
 
 const selection = () => screen.getByTestId('table-selection').textContent;
+const selectedPath = () => screen.getByTestId('table-selection').getAttribute('data-selector');
 
 describe('GetTablePanel', () => {
   it('picks the table, a row and typed columns, then finishes with relative selectors', async () => {
     const { user, props, pick } = setup();
     pick(5);
-    expect(selection()).toContain(`${ROW1} > td:nth-of-type(1)`);
+    expect(selection()).toBe('Selected: td "Order 1"');
+    expect(selectedPath()).toBe(`${ROW1} > td:nth-of-type(1)`);
     await user.click(screen.getByRole('button', { name: 'Up' }));
     await user.click(screen.getByRole('button', { name: 'Up' }));
     await user.click(screen.getByRole('button', { name: 'Up' }));
-    expect(selection()).toContain('table · #orders');
+    expect(selection()).toBe('Selected: table "Order 1 invoice-1.pdf Order 2 invoice-2…"');
+    expect(selectedPath()).toBe('#orders');
     expect(props.onHighlight).toHaveBeenLastCalledWith('2');
     await user.click(screen.getByRole('button', { name: 'Down' }));
-    expect(selection()).toContain('tbody');
+    expect(selectedPath()).toBe('#orders > tbody');
     await user.click(screen.getByRole('button', { name: 'Up' }));
     await user.click(screen.getByRole('button', { name: 'Next' }));
 
@@ -84,11 +92,18 @@ describe('GetTablePanel', () => {
     pick(12);
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(screen.getByText('Pick an element inside the table.')).toBeTruthy();
-    pick(4);
-    await user.click(screen.getByRole('button', { name: 'Next' }));
-
-    // COLUMN
+    // The cell clicked for the row is climbed from to its row: the table has two like it.
     pick(5);
+    await user.click(screen.getByRole('button', { name: 'Up' }));
+    expect(selectedPath()).toBe(ROW1);
+    expect(screen.getByTestId('table-row-count').textContent).toBe('2 rows like this one on this page');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByTestId('table-rows').textContent).toContain('2 rows on this page');
+
+    // COLUMN: the same cell, clicked again, is a new pick and becomes the first column.
+    expect(selection()).toBe('Nothing selected yet.');
+    pick(5);
+    expect(selectedPath()).toBe(`${ROW1} > td:nth-of-type(1)`);
     await user.click(screen.getByRole('button', { name: 'Add column' }));
     expect(screen.getByText('Required')).toBeTruthy();
     await user.type(screen.getByLabelText(/^Column label/), 'Order{Enter}');
@@ -112,8 +127,11 @@ describe('GetTablePanel', () => {
         { label: 'Order', selector: 'td:nth-of-type(1)', type: 'TEXT' },
         { label: 'Invoice', selector: 'td:nth-of-type(2)', type: 'FILE' },
       ],
+      rowsSeen: 2,
       maxPages: 1,
     });
+    // The columns name the first row's cells, not CSS paths.
+    expect(screen.getByRole('list', { name: 'Columns' }).textContent).toContain('First row: "Order 1"');
   });
 
   it('refuses a File column on an element without a link, and removes columns', async () => {
@@ -156,7 +174,7 @@ describe('GetTablePanel', () => {
     expect(screen.getByText('The next-page button cannot be part of the row.')).toBeTruthy();
     pick(13);
     await user.click(screen.getByRole('button', { name: 'Use selection as next-page button' }));
-    expect(screen.getByTestId('next-page-button').textContent).toBe('After each page, clicks button · #next');
+    expect(screen.getByTestId('next-page-button').textContent).toBe('After each page, clicks button "Next"');
 
     const pages = screen.getByLabelText(/^Most pages/);
     expect((pages as HTMLInputElement).value).toBe('10');
@@ -175,6 +193,7 @@ describe('GetTablePanel', () => {
       tableSelector: '#orders',
       rowSelector: 'tbody > tr',
       columns: [{ label: 'Order', selector: 'td:nth-of-type(1)', type: 'TEXT' }],
+      rowsSeen: 2,
       nextPageSelector: '#next',
       maxPages: 3,
     });

@@ -40,12 +40,20 @@ export function rowPattern(relative: string): string {
 }
 
 /**
- * The row selector (inside the table) for a picked row. A row known only by its id falls back to
- * its tag: the rows of a table share their tag, not their id.
+ * The row selector (inside the table) for a picked row: its path from the table with the row's
+ * position dropped; when the path passes an element known by its id (a `<tbody id>`), from that
+ * element (`#user-rows > tr`); a row known only by its own id falls back to its tag (the rows of
+ * a table share their tag, not their id; rows whose cells are all missing are skipped at run time).
  */
-export function rowSelectorOf(table: PageElementArea, row: PageElementArea): string {
+export function rowSelectorOf(index: AreaIndex, table: PageElementArea, row: PageElementArea): string {
   const relative = relativeSelector(table, row);
-  return relative === null || relative === '' ? row.tagName : rowPattern(relative);
+  if (relative !== null && relative !== '') return rowPattern(relative);
+  const parent = row.parentId === null ? undefined : index.get(row.parentId);
+  if (parent && parent.id !== table.id && isInside(index, parent.id, table.id)) {
+    const fromParent = relativeSelector(parent, row);
+    if (fromParent) return `${parent.selector} > ${rowPattern(fromParent)}`;
+  }
+  return row.tagName;
 }
 
 /** The column selector (inside the row) for a picked cell; its tag when the path is not derivable. */
@@ -53,7 +61,7 @@ export function columnSelectorOf(row: PageElementArea, cell: PageElementArea): s
   return relativeSelector(row, cell) ?? cell.tagName;
 }
 
-/** The rows of the table as the areas show them, in page order. */
+/** The rows of the table as the areas show them, in page order: the picked row's siblings in kind. */
 export function rowsOf(
   areas: readonly PageElementArea[],
   index: AreaIndex,
@@ -61,13 +69,14 @@ export function rowsOf(
   pickedRow: PageElementArea,
   rowSelector: string,
 ): PageElementArea[] {
-  return areas.filter((area) => {
-    if (area.id === table.id || !isInside(index, area.id, table.id)) return false;
-    const relative = relativeSelector(table, area);
-    if (relative === null || relative === '')
-      return area.parentId === pickedRow.parentId && area.tagName === pickedRow.tagName;
-    return rowPattern(relative) === rowSelector;
-  });
+  return areas.filter(
+    (area) =>
+      area.id !== table.id &&
+      area.tagName === pickedRow.tagName &&
+      isInside(index, area.id, table.id) &&
+      rowSelectorOf(index, table, area) === rowSelector &&
+      (rowSelector !== pickedRow.tagName || area.parentId === pickedRow.parentId),
+  );
 }
 
 /** The text an element shows: its own text and its descendants', in page order. */
@@ -95,4 +104,19 @@ export function cellOf(
       (area) => area.id !== row.id && isInside(index, area.id, row.id) && area.tagName === columnSelector,
     )
   );
+}
+
+/** Most characters of an element's text shown where it is named. */
+const DESCRIBED_TEXT_MAX = 40;
+
+/** An element as a person reads it: its tag and the start of its text (`td "User 1"`). */
+export function describeArea(
+  areas: readonly PageElementArea[],
+  index: AreaIndex,
+  area: PageElementArea,
+): string {
+  const text = textOf(areas, index, area);
+  if (!text) return area.tagName;
+  const shown = text.length > DESCRIBED_TEXT_MAX ? `${text.slice(0, DESCRIBED_TEXT_MAX - 1)}…` : text;
+  return `${area.tagName} "${shown}"`;
 }
