@@ -34,6 +34,7 @@ import { builderRoutes } from './modules/builder/builder.routes.js';
 import { createBuilderService } from './modules/builder/builder.service.js';
 import { createBuilderStore } from './modules/builder/builder.store.js';
 import { createSessionCommandClient } from './modules/builder/session-commands.js';
+import { createSharedLivePages } from './modules/builder/shared-live-page.js';
 import { createAskRepository } from './modules/asks/asks.repository.js';
 import { askRoutes } from './modules/asks/asks.routes.js';
 import { createAskService } from './modules/asks/asks.service.js';
@@ -127,14 +128,6 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   const auth = createAuthService({ config, users, sessions, accessTokens });
   const userService = createUserService({ config, users, mailer, log: app.log });
   const settings = createSettingsService(createSettingsRepository(app.db));
-  // Builder sessions of navigators mint their screen-share links through this service too.
-  const screenShares = createScreenShareService({
-    screenShares: createScreenShareRepository(app.db),
-    mailer,
-    config,
-    log: app.log,
-  });
-
   // Commands to live browser sessions wait on BullMQ: a connection without a retry cap.
   const sessionConnection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });
   const sessionCommands = createSessionCommandClient({
@@ -146,9 +139,19 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     await sessionCommands.shutdown();
     sessionConnection.disconnect();
   });
+  const builderStore = createBuilderStore(app.redis, config.REDIS_KEY_PREFIX);
+  // Builder sessions of navigators mint their screen-share links through this service too, and
+  // its viewers read their live page (read-only) from the builder's session.
+  const screenShares = createScreenShareService({
+    screenShares: createScreenShareRepository(app.db),
+    mailer,
+    config,
+    log: app.log,
+    livePages: createSharedLivePages({ store: builderStore, commands: sessionCommands }),
+  });
   const builder = createBuilderService({
     repo: createBuilderRepository(app.db),
-    store: createBuilderStore(app.redis, config.REDIS_KEY_PREFIX),
+    store: builderStore,
     commands: sessionCommands,
     secrets: createSecretBox(config.ENCRYPTION_KEY),
     log: app.log,

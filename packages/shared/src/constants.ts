@@ -35,6 +35,8 @@ export const INSERTOR_LIST_FIRST_LOAD_DELAY_MS = 1000;
 export const NAVIGATOR_LIST_FIRST_LOAD_DELAY_MS = 500;
 export const SCREEN_SHARE_POLL_MS = 3000;
 export const SCREEN_SHARE_POLL_AFTER_FAILURE_MS = 5000;
+/** The screen-share viewer reads the live page this often while its tab is visible (issue 22). */
+export const SCREEN_SHARE_LIVE_POLL_MS = 500;
 export const DIALOG_CONFIRM_COOLDOWN_MS = 500;
 export const MAX_TOASTS = 3;
 export const EMAIL_CHECK_DEBOUNCE_MS = 1500;

@@ -184,7 +184,15 @@ export const sessionCommandSchema = z.discriminatedUnion('command', [
   /** The wheel at `point` while picking: the live page moves, no step is recorded. */
   z.object({ command: z.literal('lookAround'), ...sessionRef, deltaY: z.number().int(), point: pointSchema }),
   z.object({ command: z.literal('pageAreas'), ...sessionRef, reload: z.boolean() }),
-  z.object({ command: z.literal('image'), ...sessionRef }),
+  z.object({
+    command: z.literal('image'),
+    ...sessionRef,
+    /**
+     * A screen-share viewer's read: it is not the owner's activity, so a page its owner left
+     * still closes when idle however long someone watches it.
+     */
+    isPassive: z.boolean().optional(),
+  }),
   z.object({
     command: z.literal('maskPreview'),
     ...sessionRef,

@@ -200,6 +200,10 @@ export const UI_LABELS = {
   'screen.share.status.ERROR': 'Failed',
   'screen.share.status.STOPPED': 'Stopped',
   'screen.share.live.page': 'Live page',
+  'screen.share.live.step': 'Picture of the latest step',
+  'screen.share.live.none': 'The live page is not available right now.',
+  'screen.share.live.none.step':
+    'The live page is not available right now: this is the picture of the latest step.',
   'screen.share.retrying': 'Connection lost. Trying again every {{seconds}} s…',
   'screen.share.ended': 'The run has finished. The recorded actions stay available below.',
   'screen.share.ended.error': 'The run has finished with an error: {{errorMessage}}',

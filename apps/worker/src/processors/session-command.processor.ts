@@ -488,7 +488,10 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
       return { ok: true };
     }
 
-    const session = sessions.use(command.sessionId, command.userId);
+    const session =
+      command.command === 'image' && command.isPassive
+        ? sessions.peek(command.sessionId, command.userId)
+        : sessions.use(command.sessionId, command.userId);
     if (!session) return sessionLost();
     try {
       switch (command.command) {

@@ -92,6 +92,14 @@ export function createLiveSessionRegistry({
       session.lastActivityAt = Date.now();
       return session;
     },
+    /**
+     * The session if it exists and belongs to userId, without marking it active: a screen-share
+     * viewer's reads must not keep a page its owner left from closing when idle.
+     */
+    peek(sessionId: string, userId: string): LiveSession | undefined {
+      const session = sessions.get(sessionId);
+      return session && session.userId === userId ? session : undefined;
+    },
     async close(sessionId: string, userId: string): Promise<boolean> {
       const session = sessions.get(sessionId);
       if (!session || session.userId !== userId) return false;

@@ -104,6 +104,10 @@ export class PageFrames {
       const session = await this.page.context().newCDPSession(this.page);
       session.on('Page.screencastFrame', (event) => {
         void session.send('Page.screencastFrameAck', { sessionId: event.sessionId }).catch(() => undefined);
+        // Frames still on their way while it stops are dropped: kept as `latest`, one would be
+        // answered as the page's picture long after the page changed (issue 22: the shared
+        // session's live page stayed blank after a page that renders late).
+        if (this.generation !== generation) return;
         this.receive({
           data: event.data,
           width: Math.round(event.metadata.deviceWidth),

@@ -15,6 +15,7 @@ export const SCREEN_SHARE_MESSAGES = {
   stepContentMissing: 'This step has no such content.',
   downloadLinkInvalid: 'This download link has expired or was already used.',
   tooManyRequests: 'Too many requests for this link. Please wait a minute and try again.',
+  noLivePage: 'The shared session has no live page right now.',
 } as const;
 
 /** Lifetime of a one-time download link handed out by the screen-share view. */
@@ -60,6 +61,20 @@ export const screenShareViewSchema = z.object({
   actions: z.array(screenShareActionSchema),
 });
 export type ScreenShareView = z.infer<typeof screenShareViewSchema>;
+
+/**
+ * GET /extractor/token/:token/live: the shared session's page as it looks now (its latest frame),
+ * while its navigator is driven in the builder; read-only, nothing is sent to the page.
+ */
+export const screenShareLiveFrameSchema = z.object({
+  /** JPEG, base64. */
+  image: z.string(),
+  pageUrl: z.string(),
+  /** The viewport the picture shows, in CSS pixels. */
+  width: z.number().int(),
+  height: z.number().int(),
+});
+export type ScreenShareLiveFrame = z.infer<typeof screenShareLiveFrameSchema>;
 
 /** GET /extractor/token/:token/step/:sequence/file: `url` is the SPA's /file/:token page. */
 export const fileDownloadLinkSchema = z.object({

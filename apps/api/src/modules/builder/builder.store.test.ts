@@ -71,6 +71,26 @@ describe('the builder record', () => {
     expect((await store.get(userId, 'EXTRACTOR'))?.live).toBeNull();
   });
 
+  it('tells a screen-share viewer which run the builder records and its page, changing nothing', async () => {
+    const shareRunId = randomUUID();
+    const opened = record({ extractorType: 'NAVIGATOR', shareRunId });
+    await store.create(userId, opened);
+    expect(await store.sharedLive(userId, 'NAVIGATOR')).toBeNull();
+    await store.setLive(userId, 'NAVIGATOR', opened.openedAt, { workerId: 'w1', sessionId: 's1' });
+    expect(await store.sharedLive(userId, 'NAVIGATOR')).toEqual({
+      extractorId: opened.extractorId,
+      shareRunId,
+      live: { workerId: 'w1', sessionId: 's1' },
+    });
+    expect(await store.sharedLive(userId, 'EXTRACTOR')).toBeNull();
+    // A draft whose actions no longer read is left for its owner's next call to set aside.
+    const key = `${prefix}builder:${userId}:NAVIGATOR`;
+    const raw = JSON.stringify({ ...opened, actions: [{ id: 'not-a-uuid' }] });
+    await redis.hset(key, 'draft', raw);
+    expect((await store.sharedLive(userId, 'NAVIGATOR'))?.shareRunId).toBe(shareRunId);
+    expect(await redis.hget(key, 'draft')).toBe(raw);
+  });
+
   it('reads a record stored before the hash (one JSON string), keeping its page and expiry', async () => {
     const old = record({ live: { workerId: 'w1', sessionId: 's1' } });
     const key = `${prefix}builder:${userId}:EXTRACTOR`;

@@ -39,6 +39,8 @@ const FIELD = {
 } as const;
 
 const draftSchema = builderRecordSchema.omit({ live: true });
+/** What a screen-share viewer needs of a draft: which navigator and run the builder records. */
+const sharedPartSchema = builderRecordSchema.pick({ extractorId: true, shareRunId: true });
 
 /** Sets the live session only on the same opening of the builder, and only if it has none. */
 const SET_LIVE = `
@@ -247,6 +249,33 @@ export function createBuilderStore(redis: Redis, keyPrefix: string, options: Bui
       const workerId = fields[FIELD.liveWorkerId];
       const sessionId = fields[FIELD.liveSessionId];
       return { ...parsed.draft, live: workerId && sessionId ? { workerId, sessionId } : null };
+    },
+
+    /**
+     * Which navigator and run the builder records and its live page, for a screen-share viewer:
+     * null without a live page. Read only: a draft that does not read is left for its owner's
+     * next call to set aside.
+     */
+    async sharedLive(
+      userId: string,
+      type: ExtractorType,
+    ): Promise<{ extractorId: string; shareRunId: string | null; live: LiveSessionRef } | null> {
+      const [raw, workerId, sessionId] = await redis
+        .hmget(recordKey(userId, type), FIELD.draft, FIELD.liveWorkerId, FIELD.liveSessionId)
+        .catch((error: unknown) => {
+          // A record written before the hash: its owner's next call migrates it.
+          if (isWrongType(error)) return [null, null, null];
+          throw error;
+        });
+      if (!raw || !workerId || !sessionId) return null;
+      let json: unknown;
+      try {
+        json = JSON.parse(raw);
+      } catch {
+        return null;
+      }
+      const shared = sharedPartSchema.safeParse(json);
+      return shared.success ? { ...shared.data, live: { workerId, sessionId } } : null;
     },
 
     /** A new opening of the builder: the record is replaced whole, without a live page. */

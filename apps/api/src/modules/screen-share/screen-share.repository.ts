@@ -57,6 +57,7 @@ export function createScreenShareRepository(db: PrismaClient, files: FileStorage
               id: true,
               name: true,
               userId: true,
+              extractorType: true,
               user: { select: { firstName: true, lastName: true } },
             },
           },

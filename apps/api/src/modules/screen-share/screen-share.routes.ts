@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   SCREEN_SHARE_MESSAGES,
   fileDownloadLinkSchema,
+  screenShareLiveFrameSchema,
   screenShareStepParamSchema,
   screenShareTokenParamSchema,
   screenShareViewSchema,
@@ -24,6 +25,13 @@ const viewRateLimit = {
   max: 300,
   timeWindow: 60_000,
   groupId: 'screen-share',
+  errorResponseBuilder: tooManyRequests,
+};
+/** The live page is read twice a second while the viewer's tab is visible: a budget of its own. */
+const liveRateLimit = {
+  max: 300,
+  timeWindow: 60_000,
+  groupId: 'screen-share-live',
   errorResponseBuilder: tooManyRequests,
 };
 const downloadRateLimit = { max: 30, timeWindow: 60_000, errorResponseBuilder: tooManyRequests };
@@ -60,6 +68,21 @@ export const screenShareRoutes: FastifyPluginAsyncZod<{ screenShares: ScreenShar
       response: { 200: screenShareViewSchema, ...errors },
     },
     handler: (request) => screenShares.view(request.params.token),
+  });
+
+  app.get('/extractor/token/:token/live', {
+    config: { rateLimit: liveRateLimit },
+    schema: {
+      tags: ['screen-share'],
+      summary:
+        "The shared session's page as it looks now (its latest frame), read-only; 404 while it has no live page",
+      params: screenShareTokenParamSchema,
+      response: { 200: screenShareLiveFrameSchema, ...errors },
+    },
+    handler: async (request, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      return screenShares.liveFrame(request.params.token);
+    },
   });
 
   app.get('/extractor/token/:token/step/:sequence/screen', {

@@ -4,8 +4,10 @@ import {
   FILE_DOWNLOAD_TOKEN_TTL_SECONDS,
   MESSAGES,
   SCREEN_SHARE_MESSAGES,
+  type ExtractorType,
   type FileDownloadLink,
   type ScreenShareLink,
+  type ScreenShareLiveFrame,
   type ScreenShareView,
 } from '@pagewright/shared';
 import type { ApiConfig } from '../../config.js';
@@ -22,11 +24,26 @@ export interface SharedFileContent {
   content: Buffer;
 }
 
+/**
+ * The live page of the session a share shows, read-only (built by the builder module, which owns
+ * live sessions: builder/shared-live-page.ts); null while there is none.
+ */
+export interface SharedLivePages {
+  frame(ref: {
+    ownerId: string;
+    extractorType: ExtractorType;
+    extractorId: string;
+    runId: string;
+  }): Promise<ScreenShareLiveFrame | null>;
+}
+
 interface Deps {
   screenShares: ScreenShareRepository;
   mailer: Mailer;
   config: Pick<ApiConfig, 'PUBLIC_URL' | 'SCREEN_SHARE_TOKEN_TTL_HOURS'>;
   log: FastifyBaseLogger;
+  /** Without it no share has a live page (the view falls back to the latest step's picture). */
+  livePages?: SharedLivePages;
 }
 
 const fullName = (user: { firstName: string; lastName: string }) =>
@@ -36,7 +53,7 @@ const fullName = (user: { firstName: string; lastName: string }) =>
  * Navigator screen shares: the owner mints a link for the navigator's viewer (e-mailed), and
  * whoever holds a live link reads that navigator's run, read-only, and nothing else of its owner.
  */
-export function createScreenShareService({ screenShares, mailer, config, log }: Deps) {
+export function createScreenShareService({ screenShares, mailer, config, log, livePages }: Deps) {
   const linkInvalid = () => new AppError('NOT_FOUND', SCREEN_SHARE_MESSAGES.linkInvalid);
   const contentMissing = () => new AppError('NOT_FOUND', SCREEN_SHARE_MESSAGES.stepContentMissing);
 
@@ -142,6 +159,26 @@ export function createScreenShareService({ screenShares, mailer, config, log }: 
           fileName: step.file?.name ?? null,
         })),
       };
+    },
+
+    /**
+     * GET /extractor/token/:token/live: the shared session's page as it looks now, while its owner
+     * records that run in the builder; read-only (issue 22: the step pictures are taken as a step
+     * ends, before a page that renders late has painted).
+     */
+    async liveFrame(token: string): Promise<ScreenShareLiveFrame> {
+      const share = await liveShare(token);
+      const frame =
+        share.runId && livePages
+          ? await livePages.frame({
+              ownerId: share.ownerId,
+              extractorType: share.extractor.extractorType,
+              extractorId: share.extractorId,
+              runId: share.runId,
+            })
+          : null;
+      if (!frame) throw new AppError('NOT_FOUND', SCREEN_SHARE_MESSAGES.noLivePage);
+      return frame;
     },
 
     /** GET /extractor/token/:token/step/:sequence/screen: the page screenshot of that step. */

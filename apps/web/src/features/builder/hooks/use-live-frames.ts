@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import type { ExtractorType } from '@pagewright/shared';
+import { useFramePainter, type LiveFrame } from '../../../lib/frame-painter';
 import { useLiveEvents } from '../../../lib/live-events';
 import { getLiveImage } from '../api/page-calls';
 
@@ -9,21 +10,15 @@ export interface FrameSize {
   height: number;
 }
 
-interface Frame extends FrameSize {
-  /** JPEG, base64. */
-  data: string;
-}
-
 /** How long the page must stay still after a burst of frames before its areas are read again. */
 const SETTLED_AFTER_MS = 1_000;
 
 /**
  * Paints the live page into a canvas: pushed `frame` events first, polling GET
  * /extractor/getImageNavigator before the first frame and whenever none came for `pollAfterMs`.
- * Each frame is decoded off-screen and drawn in one go (no blank picture in between, no remount);
- * frames that arrive while one is decoding replace each other, so a slow tab shows the newest
- * picture instead of falling behind. Counts the frames shown on `data-frames-shown` of `counter`
- * (the builder-view benchmark reads it) without re-rendering React.
+ * Frames are drawn by `useFramePainter` (decoded off-screen, the newest one wins). Counts the
+ * frames shown on `data-frames-shown` of `counter` (the builder-view benchmark reads it) without
+ * re-rendering React.
  */
 export function useLiveFrames(options: {
   extractorType: ExtractorType;
@@ -36,8 +31,6 @@ export function useLiveFrames(options: {
   const { extractorType, canvas, counter, pollAfterMs } = options;
   const [frameSize, setFrameSize] = useState<FrameSize | null>(null);
   const [hasPollFailed, setHasPollFailed] = useState(false);
-  const next = useRef<Frame | null>(null);
-  const isDrawing = useRef(false);
   const lastFrameAt = useRef(0);
   const shown = useRef(0);
   const sizeRef = useRef<FrameSize | null>(null);
@@ -47,45 +40,21 @@ export function useLiveFrames(options: {
     onSettled.current = options.onSettled;
   }, [options.onSettled]);
 
-  const draw = useCallback(async () => {
-    if (isDrawing.current) return;
-    isDrawing.current = true;
-    try {
-      for (let frame = next.current; frame; frame = next.current) {
-        next.current = null;
-        const image = new Image();
-        image.src = `data:image/jpeg;base64,${frame.data}`;
-        try {
-          await image.decode();
-        } catch {
-          continue;
-        }
-        const target = canvas.current;
-        const context = target?.getContext('2d');
-        if (!target || !context) continue;
-        if (target.width !== image.naturalWidth) target.width = image.naturalWidth;
-        if (target.height !== image.naturalHeight) target.height = image.naturalHeight;
-        context.drawImage(image, 0, 0);
-        shown.current += 1;
-        if (counter.current) counter.current.dataset.framesShown = String(shown.current);
-        const size = sizeRef.current;
-        if (!size || size.width !== frame.width || size.height !== frame.height) {
-          sizeRef.current = { width: frame.width, height: frame.height };
-          setFrameSize(sizeRef.current);
-        }
-      }
-    } finally {
-      isDrawing.current = false;
-    }
-  }, [canvas, counter]);
+  const paint = useFramePainter(canvas);
 
   const show = useCallback(
-    (frame: Frame) => {
+    async (frame: LiveFrame) => {
       lastFrameAt.current = Date.now();
-      next.current = frame;
-      void draw();
+      if (!(await paint(frame))) return;
+      shown.current += 1;
+      counter.current?.setAttribute('data-frames-shown', String(shown.current));
+      const size = sizeRef.current;
+      if (!size || size.width !== frame.width || size.height !== frame.height) {
+        sizeRef.current = { width: frame.width, height: frame.height };
+        setFrameSize(sizeRef.current);
+      }
     },
-    [draw],
+    [paint, counter],
   );
 
   // The user's other builders (another tab, another kind) push frames on the same socket: only
@@ -94,7 +63,7 @@ export function useLiveFrames(options: {
   const sessionId = useRef<string | null>(null);
   useLiveEvents(['frame'], (event) => {
     if (sessionId.current !== null && event.sessionId !== sessionId.current) return;
-    show({ data: event.data, width: event.width, height: event.height });
+    void show({ data: event.data, width: event.width, height: event.height });
     clearTimeout(settledTimer.current);
     settledTimer.current = setTimeout(() => onSettled.current(), SETTLED_AFTER_MS);
   });
@@ -113,7 +82,7 @@ export function useLiveFrames(options: {
           if (!isActive) return;
           sessionId.current = image.sessionId;
           if (Date.now() - lastFrameAt.current >= pollAfterMs)
-            show({ data: image.image, width: image.width, height: image.height });
+            void show({ data: image.image, width: image.width, height: image.height });
           setHasPollFailed(false);
         } catch {
           if (isActive) setHasPollFailed(true);

@@ -1,12 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import {
   MESSAGES,
+  SCREEN_SHARE_LIVE_POLL_MS,
   SCREEN_SHARE_MESSAGES,
   SCREEN_SHARE_POLL_AFTER_FAILURE_MS,
   SCREEN_SHARE_POLL_MS,
+  type ScreenShareLiveFrame,
   type ScreenShareView,
 } from '@pagewright/shared';
 import { Toaster } from '../../../components/toaster';
@@ -16,6 +18,7 @@ import { CLOCK_MARGIN_MS, advance, installFakeClock } from '../../../test-suppor
 
 const TOKEN = 'share-token';
 const VIEW_PATH = `/api/extractor/token/${TOKEN}`;
+const LIVE_PATH = `${VIEW_PATH}/live`;
 
 const view = (overrides: Partial<ScreenShareView> = {}): ScreenShareView => ({
   name: 'Bank statements',
@@ -58,14 +61,18 @@ const json = (body: unknown, status = 200) =>
 let viewAnswers: (() => Response)[];
 let otherAnswers: Map<string, () => Response>;
 let viewCalls: number;
+/** Methods of every call made: the viewer only ever reads. */
+let methods: string[];
 
 function stubApi() {
   viewCalls = 0;
+  methods = [];
   otherAnswers = new Map();
   vi.stubGlobal(
     'fetch',
-    vi.fn((input: RequestInfo | URL) => {
+    vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
       const url = String(input);
+      methods.push(init?.method ?? 'GET');
       if (url === VIEW_PATH) {
         const answer = viewAnswers[Math.min(viewCalls, viewAnswers.length - 1)]!;
         viewCalls += 1;
@@ -234,5 +241,130 @@ describe('screen-share view contents', () => {
     expect(within(dialog).getByText(untrusted)).toBeTruthy();
     expect(document.querySelector('#balance')).toBeNull();
     expect(document.querySelector('script')).toBeNull();
+  });
+});
+
+describe('screen-share live page (issue 22: the live frames, read-only, as the builder shows them)', () => {
+  const frame = (data: string): ScreenShareLiveFrame => ({
+    image: data,
+    pageUrl: 'https://bank.example/statements',
+    width: 1280,
+    height: 800,
+  });
+  /** What the canvas was given, in order: the source of each picture drawn. */
+  let drawn: string[];
+  let visibility: DocumentVisibilityState;
+
+  beforeEach(() => {
+    drawn = [];
+    visibility = 'visible';
+    // jsdom neither decodes pictures nor paints a canvas: the painting is recorded instead.
+    Object.defineProperty(HTMLImageElement.prototype, 'decode', {
+      configurable: true,
+      value: () => Promise.resolve(),
+    });
+    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation(
+      () =>
+        ({
+          drawImage: (image: HTMLImageElement) => drawn.push(image.src),
+        }) as unknown as CanvasRenderingContext2D,
+    );
+    vi.spyOn(document, 'visibilityState', 'get').mockImplementation(() => visibility);
+  });
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+    Reflect.deleteProperty(HTMLImageElement.prototype, 'decode');
+  });
+
+  /** Live answers in order (the last one repeats), counting the calls. */
+  function answerLive(answers: (() => Response)[]) {
+    const calls = { count: 0 };
+    otherAnswers.set(LIVE_PATH, () => {
+      const answer = answers[Math.min(calls.count, answers.length - 1)]!;
+      calls.count += 1;
+      return answer();
+    });
+    return calls;
+  }
+
+  it("paints each live frame in place of the latest step's picture, and only reads", async () => {
+    viewAnswers = [() => json(view())];
+    const live = answerLive([() => json(frame('Rmlyc3Q=')), () => json(frame('U2Vjb25k'))]);
+    renderPage();
+    await advance(0);
+    const region = screen.getByRole('region', { name: 'Live page' });
+    const picture = within(region).getByRole('img', { name: 'Live page' });
+    expect(picture.tagName).toBe('CANVAS');
+    expect(picture.dataset.state).toBe('live');
+    expect(drawn).toEqual(['data:image/jpeg;base64,Rmlyc3Q=']);
+    // The step picture taken as the step ended is no longer what the viewer sees.
+    expect(region.querySelector('img')).toBeNull();
+
+    await advance(SCREEN_SHARE_LIVE_POLL_MS + CLOCK_MARGIN_MS);
+    expect(live.count).toBe(2);
+    expect(drawn.at(-1)).toBe('data:image/jpeg;base64,U2Vjb25k');
+    expect(new Set(methods)).toEqual(new Set(['GET']));
+  });
+
+  it("shows the latest step's picture and says so while the session has no live page", async () => {
+    viewAnswers = [() => json(view())];
+    const live = answerLive([
+      () => json({ message: SCREEN_SHARE_MESSAGES.noLivePage, code: 'NOT_FOUND' }, 404),
+      () => json(frame('TGl2ZQ==')),
+    ]);
+    renderPage();
+    await advance(0);
+    const region = screen.getByRole('region', { name: 'Live page' });
+    expect(
+      within(region).getByText(
+        'The live page is not available right now: this is the picture of the latest step.',
+      ),
+    ).toBeTruthy();
+    expect(region.querySelector('img')?.getAttribute('src')).toContain('/step/20/screen');
+    expect(drawn).toEqual([]);
+
+    // Asked again at the view's pace; the live page takes over as soon as it is there.
+    await advance(SCREEN_SHARE_POLL_MS - CLOCK_MARGIN_MS);
+    expect(live.count).toBe(1);
+    await advance(2 * CLOCK_MARGIN_MS);
+    expect(live.count).toBe(2);
+    expect(drawn).toEqual(['data:image/jpeg;base64,TGl2ZQ==']);
+    expect(within(region).getByRole('img', { name: 'Live page' }).dataset.state).toBe('live');
+    expect(region.querySelector('img')).toBeNull();
+  });
+
+  it('reads nothing while the tab is hidden, and reads again when it is shown', async () => {
+    viewAnswers = [() => json(view())];
+    const live = answerLive([() => json(frame('Rmlyc3Q='))]);
+    renderPage();
+    await advance(0);
+    expect(live.count).toBe(1);
+
+    visibility = 'hidden';
+    await act(async () => {
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    await advance(SCREEN_SHARE_LIVE_POLL_MS * 10);
+    expect(live.count).toBe(1);
+
+    visibility = 'visible';
+    await act(async () => {
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    await advance(0);
+    expect(live.count).toBe(2);
+  });
+
+  it('stops reading once the run has ended', async () => {
+    viewAnswers = [() => json(view()), () => json(view({ status: 'SUCCESS' }))];
+    const live = answerLive([() => json(frame('Rmlyc3Q='))]);
+    renderPage();
+    await advance(0);
+    await advance(SCREEN_SHARE_POLL_MS);
+    expect(screen.queryByRole('region', { name: 'Live page' })).toBeNull();
+    const afterEnd = live.count;
+    await advance(SCREEN_SHARE_LIVE_POLL_MS * 10);
+    expect(live.count).toBe(afterEnd);
   });
 });

@@ -17,8 +17,8 @@ import { getStepHtml } from '../api/get-step-html';
 import { useScreenShare } from '../hooks/use-screen-share';
 import { useStepFileDownload } from '../hooks/use-step-file-download';
 import { ActionList, actionKey } from './action-list';
+import { LivePage } from './live-page';
 import { ScreenShareSummary } from './screen-share-summary';
-import { StableImage } from './stable-image';
 
 /**
  * The layout rule (spec §2): while the run executes, the view spans all 12 columns, the live page
@@ -29,7 +29,7 @@ export function screenShareColumns(status: ScreenShareView['status']): 12 | 9 {
   return status === 'EXECUTING' ? 12 : 9;
 }
 
-/** The step whose picture is the live page: the most recent one that kept a screenshot. */
+/** The step whose picture stands in for the live page: the most recent one that kept a screenshot. */
 function latestScreen(actions: ScreenShareAction[]): ScreenShareAction | undefined {
   return actions
     .filter((action) => action.hasScreen)
@@ -88,7 +88,6 @@ export function ScreenSharePage() {
 
   const columns = screenShareColumns(view.status);
   const isLive = view.status === 'EXECUTING';
-  const live = latestScreen(view.actions);
   const actionList = (
     <Paper sx={{ p: 2 }}>
       <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
@@ -120,15 +119,7 @@ export function ScreenSharePage() {
                 <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
                   {t('screen.share.live.page')}
                 </Typography>
-                {live ? (
-                  <StableImage
-                    src={stepScreenUrl(token, live.sequence, live.timestamp)}
-                    alt={t('screen.share.live.page')}
-                    fallback={<Alert severity="info">{t('navigator.screenshot.error')}</Alert>}
-                  />
-                ) : (
-                  <Alert severity="info">{t('navigator.screenshot.error')}</Alert>
-                )}
+                <LivePage token={token} latestStep={latestScreen(view.actions)} />
               </Paper>
             </Grid>
             <Grid size={{ xs: 12, md: 4 }}>{actionList}</Grid>
