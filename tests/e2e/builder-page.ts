@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import type { ExtractorType, NormalizedPage } from '@pagewright/shared';
+import { MESSAGES, type ExtractorType, type NormalizedPage } from '@pagewright/shared';
 import { expect } from './fixtures.js';
 
 /**
@@ -104,4 +104,39 @@ export async function selectInTable(
     await panel.getByRole('button', { name: 'Up' }).click();
   }
   await expect(selection).toHaveAttribute('data-selector', wanted);
+}
+
+/**
+ * Validates the open builder to success (each card of `sequences` marked SUCCESS), saves it and
+ * closes it (back on the dashboard).
+ */
+export async function validateSaveAndClose(page: Page, sequences: readonly number[] = []) {
+  await page.getByRole('button', { name: 'Validate' }).click();
+  await expect(page.getByText(MESSAGES['extractor.validate.success'])).toBeVisible({ timeout: 120_000 });
+  for (const sequence of sequences)
+    await expect(card(page, sequence)).toHaveAttribute('data-validation', 'SUCCESS');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(MESSAGES['extractor.save.success'])).toBeVisible();
+  await page.getByTestId('builder').getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/** A saved extractor's row in the dashboard's list. */
+export const extractorRow = (page: Page, name: string) =>
+  page.getByTestId('panel-extractors').getByRole('listitem', { name, exact: true });
+
+/** Executes a saved extractor from its menu on the dashboard. */
+export async function executeFromDashboard(page: Page, name: string) {
+  await extractorRow(page, name)
+    .getByRole('button', { name: `More actions for ${name}` })
+    .click();
+  await page.getByRole('menuitem', { name: 'Execute' }).click();
+}
+
+/** Waits for the extractor's run to end with `status`, then opens what it read (its status marker). */
+export async function openRunResults(page: Page, name: string, status = 'SUCCESS') {
+  const row = extractorRow(page, name);
+  await expect(row).toHaveAttribute('data-status', status, { timeout: 120_000 });
+  await row.getByRole('button', { name: `Results of the last run of ${name}` }).click();
+  return page.getByRole('dialog', { name: new RegExp(`Run results: ${name}`) });
 }

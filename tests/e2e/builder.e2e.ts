@@ -12,8 +12,12 @@ import {
   confirm,
   dialog,
   mailUrl,
+  executeFromDashboard,
+  extractorRow,
+  openRunResults,
   pickAndOpen,
   selectInTable,
+  validateSaveAndClose,
 } from './builder-page.js';
 import { GOOD_PASSWORD, expect, loginThroughUi, test } from './fixtures.js';
 
@@ -171,17 +175,11 @@ test('an extractor recorded by clicking the live page validates, saves and runs'
   await page.getByTestId('builder').getByRole('button', { name: 'Close', exact: true }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 
-  // Back on the dashboard, the saved flow executes to SUCCESS.
-  const flow = page
-    .getByTestId('panel-extractors')
-    .getByRole('listitem', { name: 'Recorded by clicking', exact: true });
-  await flow.getByRole('button', { name: 'More actions for Recorded by clicking' }).click();
-  await page.getByRole('menuitem', { name: 'Execute' }).click();
-  await expect(flow).toHaveAttribute('data-status', 'SUCCESS', { timeout: 120_000 });
-
-  // The status marker opens what the run read, step by step.
-  await flow.getByRole('button', { name: 'Results of the last run of Recorded by clicking' }).click();
-  const results = page.getByRole('dialog', { name: /Run results: Recorded by clicking/ });
+  // Back on the dashboard, the saved flow executes to SUCCESS; its status marker opens what the
+  // run read, step by step.
+  const flow = extractorRow(page, 'Recorded by clicking');
+  await executeFromDashboard(page, 'Recorded by clicking');
+  const results = await openRunResults(page, 'Recorded by clicking');
   await expect(results.getByTestId('run-status')).toHaveText('Success');
   const step = (name: string) => results.getByRole('listitem', { name, exact: true });
   await expect(step('Step 50: Get text')).toContainText('Welcome, ops-user');
@@ -306,22 +304,9 @@ test('a dialog the page opens is answered over the page view, recorded after its
   await expect(card(page, 41)).toContainText('The page asked "New name?" → "Gizmo"');
 
   // A run from a fresh page gives both recorded answers.
-  await page.getByRole('button', { name: 'Validate' }).click();
-  await expect(page.getByText(MESSAGES['extractor.validate.success'])).toBeVisible({ timeout: 120_000 });
-  for (const sequence of [10, 20, 21, 30, 40, 41])
-    await expect(card(page, sequence)).toHaveAttribute('data-validation', 'SUCCESS');
-  await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText(MESSAGES['extractor.save.success'])).toBeVisible();
-  await page.getByTestId('builder').getByRole('button', { name: 'Close', exact: true }).click();
-
-  const flow = page
-    .getByTestId('panel-extractors')
-    .getByRole('listitem', { name: 'Places an order', exact: true });
-  await flow.getByRole('button', { name: 'More actions for Places an order' }).click();
-  await page.getByRole('menuitem', { name: 'Execute' }).click();
-  await expect(flow).toHaveAttribute('data-status', 'SUCCESS', { timeout: 120_000 });
-  await flow.getByRole('button', { name: 'Results of the last run of Places an order' }).click();
-  const results = page.getByRole('dialog', { name: /Run results: Places an order/ });
+  await validateSaveAndClose(page, [10, 20, 21, 30, 40, 41]);
+  await executeFromDashboard(page, 'Places an order');
+  const results = await openRunResults(page, 'Places an order');
   const step = (name: string) => results.getByRole('listitem', { name, exact: true });
   // The order was placed (OK was given), and the dialog's text is a value like any read.
   await expect(step('Step 21: Answer dialog')).toContainText('Place order?');
@@ -331,7 +316,9 @@ test('a dialog the page opens is answered over the page view, recorded after its
   await expect(results).toBeHidden();
 
   // Without its answer the click fails with the page's question, never SUCCESS.
-  await flow.getByRole('button', { name: 'More actions for Places an order' }).click();
+  await extractorRow(page, 'Places an order')
+    .getByRole('button', { name: 'More actions for Places an order' })
+    .click();
   await page.getByRole('menuitem', { name: 'Edit', exact: true }).click();
   await expect(card(page, 21)).toBeVisible();
   await page.getByRole('button', { name: 'Actions of step 21' }).click();
@@ -437,19 +424,13 @@ test('Ask password is tied to the field picked first, typed while recording, and
   await expect(page.getByText(MESSAGES['extractor.save.success'])).toBeVisible();
   await page.getByTestId('builder').getByRole('button', { name: 'Close', exact: true }).click();
 
-  const flow = page
-    .getByTestId('panel-extractors')
-    .getByRole('listitem', { name: 'Asks the password', exact: true });
-  await flow.getByRole('button', { name: 'More actions for Asks the password' }).click();
-  await page.getByRole('menuitem', { name: 'Execute' }).click();
+  await executeFromDashboard(page, 'Asks the password');
   const runAsk = page.getByRole('dialog', { name: 'Site password' });
   await expect(runAsk).toBeVisible({ timeout: 60_000 });
   await expect(runAsk).toContainText('Password of ops-user?');
   await runAsk.getByLabel('Answer').fill(FIXTURE_PASSWORD);
   await runAsk.getByLabel('Answer').press('Enter');
-  await expect(flow).toHaveAttribute('data-status', 'SUCCESS', { timeout: 120_000 });
-  await flow.getByRole('button', { name: 'Results of the last run of Asks the password' }).click();
-  const results = page.getByRole('dialog', { name: /Run results: Asks the password/ });
+  const results = await openRunResults(page, 'Asks the password');
   await expect(results.getByRole('listitem', { name: 'Step 50: Get text', exact: true })).toContainText(
     'Welcome, ops-user',
   );
@@ -627,19 +608,9 @@ test('Get table beside the page view: the cell that found the row becomes a colu
   await expect(card(page, 30)).toHaveCount(0);
   expect(await page.evaluate(() => window.scrollY)).toBe(scrolledBefore);
 
-  await page.getByRole('button', { name: 'Validate' }).click();
-  await expect(page.getByText(MESSAGES['extractor.validate.success'])).toBeVisible({ timeout: 120_000 });
-  await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText(MESSAGES['extractor.save.success'])).toBeVisible();
-  await page.getByTestId('builder').getByRole('button', { name: 'Close', exact: true }).click();
-  const flow = page
-    .getByTestId('panel-extractors')
-    .getByRole('listitem', { name: 'Every user', exact: true });
-  await flow.getByRole('button', { name: 'More actions for Every user' }).click();
-  await page.getByRole('menuitem', { name: 'Execute' }).click();
-  await expect(flow).toHaveAttribute('data-status', 'SUCCESS', { timeout: 120_000 });
-  await flow.getByRole('button', { name: 'Results of the last run of Every user' }).click();
-  const results = page.getByRole('dialog', { name: /Run results: Every user/ });
+  await validateSaveAndClose(page, [10, 20]);
+  await executeFromDashboard(page, 'Every user');
+  const results = await openRunResults(page, 'Every user');
   const table = results.getByRole('listitem', { name: 'Step 20: Get table', exact: true }).getByRole('table');
   // Both pages: 41 users, the second page's read after clicking the pager.
   await expect(table.getByRole('row', { name: /User 1\b/ }).first()).toBeVisible();

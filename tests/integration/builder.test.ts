@@ -591,7 +591,7 @@ describe('the action builder (record, validate, save, run)', () => {
     const before = await pagerTop();
     expect(before).toBeGreaterThan(800);
 
-    const scroll = (body: unknown) =>
+    const scroll = (body: object) =>
       api().post('/api/extractor/scroll').query(EXTRACTOR).set(bearer(owner.token)).send(body);
     const moved = await scroll({ deltaY: 400, point: { x: 300, y: 300 } }).expect(200);
     expect(moved.body).toEqual({ message: 'The page moved; nothing was recorded.' });
@@ -611,6 +611,30 @@ describe('the action builder (record, validate, save, run)', () => {
       .set(bearer(stranger.token))
       .send({ deltaY: 100, point: { x: 1, y: 1 } })
       .expect(404);
+    await api().get('/api/extractor/end').query(EXTRACTOR).set(bearer(owner.token)).expect(200);
+  });
+
+  it('reads every row of a table behind "Load more" once, its cells known by ids, under a sticky footer', async () => {
+    await startBuilder(owner, 'Load more');
+    await added(owner, { type: 'NAVIGATE', textValue: `${site.url}/pages/load-more.html` });
+    // What the Get table panel makes of it: rows and columns by place, the link as next page.
+    const table = await add(owner, {
+      type: 'GET_TABLE',
+      options: {
+        table: {
+          name: 'Customers',
+          tableSelector: '#table',
+          rowSelector: 'tbody > tr',
+          columns: [{ label: 'Name', selector: 'td:nth-of-type(3)', type: 'TEXT' }],
+          nextPageSelector: '#table ~ p > a',
+          maxPages: 10,
+        },
+      },
+    }).expect(200);
+    const rows = (table.body as { value: { rows: string[][] } }).value.rows.map((row) => row[0]);
+    expect(rows).toHaveLength(120);
+    expect(new Set(rows).size).toBe(120);
+    expect(rows.at(-1)).toBe('Customer 120');
     await api().get('/api/extractor/end').query(EXTRACTOR).set(bearer(owner.token)).expect(200);
   });
 

@@ -151,11 +151,20 @@ export async function getTable(context: ActionContext): Promise<ActionOutcome> {
 
   const maxPages = definition.maxPages ?? 1;
   const rows: Cell[][] = [];
+  let previousPage: string[] = [];
   for (let page = 1; ; page += 1) {
     const texts = await readRows(await rowsLocator(), definition.columns);
-    for (const cells of texts) {
+    // A "Load more" button (Adminer's, a feed's) keeps the rows already read and adds the next
+    // ones under them: only the added rows are new, or every row would be read again per click.
+    const keys = texts.map((cells) => cells.join('\u0001'));
+    const isAppended =
+      previousPage.length > 0 &&
+      keys.length > previousPage.length &&
+      previousPage.every((key, position) => keys[position] === key);
+    for (const cells of isAppended ? texts.slice(previousPage.length) : texts) {
       rows.push(definition.columns.map((column, index) => typedCell(cells[index] ?? '', column)));
     }
+    previousPage = keys;
     if (page >= maxPages || !(await goToNextPage(context, definition, rowsLocator))) break;
   }
 

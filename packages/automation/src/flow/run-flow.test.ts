@@ -353,6 +353,52 @@ describe('runFlow in Chromium', () => {
     });
   });
 
+  it('reads a table behind a "Load more" button once: the rows kept above are not read again', async () => {
+    // Adminer's "Load more data": each click appends the next rows under those already shown.
+    await page.setContent(`<table id="t"><tbody id="rows"></tbody></table>
+      <a href="#" id="more">Load more data</a>
+      <script>
+        let shown = 0;
+        const more = () => {
+          for (const end = Math.min(shown + 4, 10); shown < end; ) {
+            shown += 1;
+            const row = document.createElement('tr');
+            row.innerHTML = '<td id="val-' + shown + '">Customer ' + shown + '</td>';
+            document.getElementById('rows').append(row);
+          }
+          if (shown === 10) document.getElementById('more').remove();
+        };
+        document.getElementById('more').addEventListener('click', (event) => { event.preventDefault(); more(); });
+        more();
+      </script>`);
+    const result = await runFlow(
+      page,
+      [
+        {
+          sequence: 10,
+          type: 'GET_TABLE',
+          options: {
+            table: {
+              name: 'customers',
+              tableSelector: '#t',
+              rowSelector: 'tbody > tr',
+              nextPageSelector: '#more',
+              maxPages: 10,
+              columns: [{ label: 'Name', selector: 'td:nth-of-type(1)', type: 'TEXT' }],
+            },
+          },
+        },
+      ],
+      hooksFor([]),
+      { capturePageScreenshots: false, captureNormalizedHtml: false, navigationPolicy: LOCAL },
+    );
+    expect(result.status).toBe('SUCCESS');
+    const value = result.values[10];
+    expect(value?.kind === 'table' ? value.rows.map((row) => row[0]) : []).toEqual(
+      Array.from({ length: 10 }, (_, index) => `Customer ${index + 1}`),
+    );
+  });
+
   it('ends with ERROR and the message of RAISE_ERROR', async () => {
     const result = await runFlow(
       page,

@@ -122,9 +122,16 @@ export const PageView = memo(function PageView(props: PageViewProps) {
 
   // The wheel scrolls the live page, not the builder: a native listener, since React's is passive
   // and could not keep the builder from scrolling. Turns within WHEEL_GATHER_MS make one step.
+  // The latest handler, read when the gathered turn is sent: a parent re-rendering meanwhile (the
+  // areas read again, a highlight) must not drop a turn by re-subscribing.
+  const wheelHandler = useRef(onWheel);
+  useEffect(() => {
+    wheelHandler.current = onWheel;
+  }, [onWheel]);
+  const isWheelOn = onWheel !== undefined && mode !== 'disabled';
   useEffect(() => {
     const element = surface.current;
-    if (!element || !onWheel || mode === 'disabled' || !frameSize) return undefined;
+    if (!element || !isWheelOn || !frameSize) return undefined;
     let gathered = 0;
     let at: Point | null = null;
     let timer: number | undefined;
@@ -141,7 +148,7 @@ export const PageView = memo(function PageView(props: PageViewProps) {
       timer = window.setTimeout(() => {
         const deltaY = Math.round(gathered);
         gathered = 0;
-        if (deltaY !== 0 && at) onWheel(deltaY, at);
+        if (deltaY !== 0 && at) wheelHandler.current?.(deltaY, at);
       }, WHEEL_GATHER_MS);
     };
     element.addEventListener('wheel', listener, { passive: false });
@@ -149,7 +156,7 @@ export const PageView = memo(function PageView(props: PageViewProps) {
       element.removeEventListener('wheel', listener);
       window.clearTimeout(timer);
     };
-  }, [frameSize, mode, onWheel]);
+  }, [frameSize, isWheelOn]);
 
   const pointOf = useCallback(
     (event: MouseEvent<HTMLElement>): Point | null => {

@@ -27,11 +27,28 @@ export function firstChildOf(areas: readonly PageElementArea[], id: number): Pag
   return areas.filter((area) => area.parentId === id).sort((a, b) => a.id - b.id)[0];
 }
 
-/** The descendant's selector relative to the ancestor: '' for the same element, null when not derivable. */
+/** One step of an element's XPath (`td[3]`, `tbody`), as CSS (`td:nth-of-type(3)`, `tbody`). */
+const XPATH_STEP = /^([a-z][a-z0-9-]*)(?:\[(\d+)\])?$/u;
+
+/**
+ * The descendant's selector relative to the ancestor: '' for the same element, null when not
+ * derivable. From the CSS paths when one extends the other, else from the XPaths: an element known
+ * by its own id (Adminer gives every cell one: `#val[…][name]`) still has its place under the row
+ * (`td:nth-of-type(3)`), which is what matches the same column in every other row.
+ */
 export function relativeSelector(ancestor: PageElementArea, descendant: PageElementArea): string | null {
   if (ancestor.id === descendant.id) return '';
   const prefix = `${ancestor.selector} > `;
-  return descendant.selector.startsWith(prefix) ? descendant.selector.slice(prefix.length) : null;
+  if (descendant.selector.startsWith(prefix)) return descendant.selector.slice(prefix.length);
+  if (!ancestor.xpath || !descendant.xpath.startsWith(`${ancestor.xpath}/`)) return null;
+  const steps = descendant.xpath.slice(ancestor.xpath.length + 1).split('/');
+  const css: string[] = [];
+  for (const step of steps) {
+    const match = XPATH_STEP.exec(step);
+    if (!match?.[1]) return null;
+    css.push(match[2] ? `${match[1]}:nth-of-type(${match[2]})` : match[1]);
+  }
+  return css.join(' > ');
 }
 
 /** A row selector that matches every row: the picked row's position in its parent is dropped. */
@@ -98,11 +115,11 @@ export function cellOf(
 ): PageElementArea | undefined {
   if (columnSelector === '') return row;
   const exact = `${row.selector} > ${columnSelector}`;
+  const inRow = (area: PageElementArea) => area.id !== row.id && isInside(index, area.id, row.id);
   return (
     areas.find((area) => area.selector === exact) ??
-    areas.find(
-      (area) => area.id !== row.id && isInside(index, area.id, row.id) && area.tagName === columnSelector,
-    )
+    areas.find((area) => inRow(area) && relativeSelector(row, area) === columnSelector) ??
+    areas.find((area) => inRow(area) && area.tagName === columnSelector)
   );
 }
 
