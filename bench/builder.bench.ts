@@ -274,24 +274,26 @@ try {
     if (answer.status !== 200 || result.error !== null)
       throw new Error(`validation failed (${answer.status}): ${last.slice(0, 1000)}`);
   };
-  const timed = async (run: () => Promise<void>, rounds: number) => {
-    const times: number[] = [];
-    for (let i = 0; i < rounds; i++) {
-      const started = performance.now();
-      await run();
-      times.push(performance.now() - started);
+  /**
+   * Times `plain` and `ours` VALIDATIONS times each after a warm-up of both, interleaved, so that
+   * whatever else loads the machine weighs on both alike.
+   */
+  const interleaved = async (plain: () => Promise<void>, ours: () => Promise<void>) => {
+    const times = { plain: [] as number[], ours: [] as number[] };
+    await plain();
+    await ours();
+    for (let round = 0; round < VALIDATIONS; round++) {
+      for (const [name, run] of [['plain', plain] as const, ['ours', ours] as const]) {
+        const started = performance.now();
+        await run();
+        times[name].push(performance.now() - started);
+      }
     }
     return times;
   };
-  await plainTwentySteps(browser, site.url); // warm-up
-  await validate();
-  // Interleaved, so that whatever else loads the machine weighs on both alike.
-  const plainTimes: number[] = [];
-  const validateTimes: number[] = [];
-  for (let round = 0; round < VALIDATIONS; round++) {
-    plainTimes.push(...(await timed(() => plainTwentySteps(browser, site.url), 1)));
-    validateTimes.push(...(await timed(validate, 1)));
-  }
+  const twentyStepTimes = await interleaved(() => plainTwentySteps(browser, site.url), validate);
+  const plainTimes = twentyStepTimes.plain;
+  const validateTimes = twentyStepTimes.ours;
   await endBuilder();
 
   // 1b. The real-app-like flow: its confirm() is answered over the page view while recording.
@@ -309,14 +311,9 @@ try {
   }
   await clicked;
   for (const step of realAppStepsAfterDialog(site.url)) await add(step);
-  await plainRealApp(browser, site.url); // warm-up
-  await validate();
-  const plainRealTimes: number[] = [];
-  const validateRealTimes: number[] = [];
-  for (let round = 0; round < VALIDATIONS; round++) {
-    plainRealTimes.push(...(await timed(() => plainRealApp(browser, site.url), 1)));
-    validateRealTimes.push(...(await timed(validate, 1)));
-  }
+  const realAppTimes = await interleaved(() => plainRealApp(browser, site.url), validate);
+  const plainRealTimes = realAppTimes.plain;
+  const validateRealTimes = realAppTimes.ours;
   await endBuilder();
 
   // 2. Click on the live view → next frame over the WebSocket.
