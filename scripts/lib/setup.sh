@@ -3,25 +3,29 @@
 # Redis, dependencies, the generated Prisma client, migrations and the build. Every step checks
 # first and only acts when something is missing, so running it again is cheap and safe.
 
-PW_NODE_MIN=20.19
 PW_PNPM_VERSION=12.21.0
 PW_DEFAULT_CHROMIUM=/usr/bin/chromium
 
+# The Node.js Pagewright needs is the root package.json's engines.node (">=20.19"): pnpm refuses
+# to install below it, and this check says so first, with the version found.
 ensure_node() {
-  step "Node.js ≥ $PW_NODE_MIN"
-  have node || die "node is not installed." \
-    "Install Node.js $PW_NODE_MIN or newer (https://nodejs.org/en/download, or your distribution's" \
+  local wanted
+  wanted=$(sed -n 's/^ *"node": *">=\([0-9][0-9.]*\)".*/\1/p' "$PW_ROOT/package.json" | head -n 1)
+  [[ -n $wanted ]] || die "package.json has no engines.node of the form \">=X.Y\"."
+  step "Node.js ≥ $wanted"
+  have node || die "node is not installed; Pagewright needs Node.js $wanted or newer." \
+    "Install Node.js $wanted or newer (https://nodejs.org/en/download, or your distribution's" \
     "nodejs package if it is recent enough), make sure 'node' is on PATH, then re-run."
   local version
   version=$(node -p 'process.versions.node')
   node -e '
     const [have, need] = process.argv.slice(1).map((v) => v.split(".").map(Number));
-    const older = have[0] < need[0] || (have[0] === need[0] && have[1] < need[1]);
+    const older = have[0] < need[0] || (have[0] === need[0] && (have[1] ?? 0) < (need[1] ?? 0));
     process.exit(older ? 1 : 0);
-  ' "$version" "$PW_NODE_MIN" \
-    || die "node $version is too old: Pagewright needs $PW_NODE_MIN or newer." \
+  ' "$version" "$wanted" \
+    || die "node $version found: Pagewright needs Node.js $wanted or newer (package.json engines)." \
       "Upgrade Node.js (https://nodejs.org/en/download), then re-run."
-  ok "node $version"
+  ok "node $version found (Pagewright needs $wanted or newer)"
 }
 
 ensure_pnpm() {
@@ -268,6 +272,12 @@ ensure_dependencies() {
   if [[ -d $PW_ROOT/node_modules && -f $stamp && $(<"$stamp") == "$wanted" ]]; then
     ok "node_modules matches pnpm-lock.yaml"
     return
+  fi
+  local node_major
+  node_major=$(node -p 'process.versions.node.split(".")[0]')
+  if ((node_major < 22)); then
+    info "On Node $node_major, pnpm warns 'Unsupported engine' for the few dependencies that declare"
+    info "node>=22: expected, they run on the Node.js package.json asks for (README, 'Node.js')."
   fi
   (cd "$PW_ROOT" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 pnpm install --frozen-lockfile --config.confirm-modules-purge=false) \
     || die "pnpm install --frozen-lockfile failed." \

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { MESSAGES, type AddActionInput, type ExtractorType, type PendingAskAction } from '@pagewright/shared';
 import { FIXTURE_PASSWORD, startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createConfirmedUser } from '../support/accounts.js';
+import { saveOneAction, withDatabase } from '../support/test-database.js';
 import { expect, loginThroughUi, test } from './fixtures.js';
 import type { Locator, Page } from '@playwright/test';
 
@@ -35,6 +36,8 @@ async function signedIn(page: Page, label: string): Promise<Account> {
 
 const panel = (page: Page, id: 'extractors' | 'insertors' | 'navigators') => page.getByTestId(`panel-${id}`);
 const row = (list: Locator, name: string) => list.getByRole('listitem', { name, exact: true });
+/** The item the builder route shows (`?id=`). */
+const itemIdOf = (page: Page) => new URL(page.url()).searchParams.get('id')!;
 
 /**
  * Records a flow through the builder calls (as the builder screen does), validates it, answering
@@ -122,8 +125,13 @@ test.describe('dashboard lists', () => {
     await dialog.getByLabel('Description').fill('Daily prices');
     await dialog.getByLabel('Name').press('Enter');
     await expect(page).toHaveURL(/\/extractor\?id=[0-9a-f-]{36}$/);
+    const pricesId = itemIdOf(page);
 
+    // A draft never saved nor validated is not listed (docs/decisions.md); saved, it is.
     await page.goto('/dashboard');
+    await expect(extractors.getByText('No items yet')).toBeVisible();
+    await withDatabase(process.env.PW_E2E_DATABASE_URL!, (db) => saveOneAction(db, pricesId));
+    await page.reload();
     await expect(row(extractors, 'Prices')).toBeVisible();
     // A second one, added the same way; the same name again is refused under the name field.
     await extractors.getByRole('button', { name: 'Add extractor' }).click();
@@ -134,6 +142,7 @@ test.describe('dashboard lists', () => {
     await dialog.getByLabel('Name').fill('Rates');
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expect(page).toHaveURL(/\/extractor\?id=/);
+    await withDatabase(process.env.PW_E2E_DATABASE_URL!, (db) => saveOneAction(db, itemIdOf(page)));
     await page.goto('/dashboard');
 
     // Rename Rates to Prices: the unique-name error; then to Rates 2.

@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { MESSAGES } from '@pagewright/shared';
 import { createConfirmedUser } from '../support/accounts.js';
+import { saveOneAction, withDatabase } from '../support/test-database.js';
 import { api, apiUrl, mailUrl } from './builder-page.js';
 import { GOOD_PASSWORD, expect, loginThroughUi, test } from './fixtures.js';
 
@@ -11,13 +12,17 @@ import { GOOD_PASSWORD, expect, loginThroughUi, test } from './fixtures.js';
  * renamed, one deleted.
  */
 
-/** An extractor or insertor to schedule: created (and its builder closed) the way the dashboard does. */
+/**
+ * An extractor or insertor to schedule: created (and its builder closed) the way the dashboard does,
+ * then given a saved action, since only saved, validated or run items are listed to choose from.
+ */
 async function createItem(token: string, name: string, extractorType: 'EXTRACTOR' | 'INSERTOR') {
-  await api(token, '/extractor/start', {
+  const { id } = await api<{ id: string }>(token, '/extractor/start', {
     method: 'POST',
     body: { name, description: `${name} flow`, extractorType },
   });
   await api(token, `/extractor/end?extractorType=${extractorType}`);
+  await withDatabase(process.env.PW_E2E_DATABASE_URL!, (db) => saveOneAction(db, id));
 }
 
 const row = (list: Locator, name: string) => list.getByRole('listitem', { name, exact: true });

@@ -665,6 +665,58 @@ describe('the action builder (record, validate, save, run)', () => {
     await api().get('/api/extractor/end').query(EXTRACTOR).set(bearer(owner.token)).expect(200);
   });
 
+  it('stays VALIDATING after a successful validation until a change or a save, and is NONE after a failed one', async () => {
+    const user = await signUp('builder-state');
+    const id = await startBuilder(user, 'Builder state');
+    await added(user, { type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` });
+    await added(user, { type: 'GET_TEXT', label: 'Title', target: target('#login-title') });
+    const current = async () =>
+      (await api().get('/api/extractor/current').query(EXTRACTOR).set(bearer(user.token)).expect(200))
+        .body as BuilderView;
+    const validate = async () =>
+      parseValidation(
+        (
+          await api()
+            .get('/api/extractor/validate')
+            .query(EXTRACTOR)
+            .set(bearer(user.token))
+            .buffer(true)
+            .expect(200)
+        ).text,
+      ).result;
+    const change = (body: object) =>
+      api().post('/api/extractor/action').query(EXTRACTOR).set(bearer(user.token)).send(body).expect(200);
+    expect((await current()).state).toBe('NONE');
+
+    // Spec §4: a success leaves the builder VALIDATING (validated, ready to save; no card menu)…
+    expect(await validate()).toMatchObject({ error: null, data: { sequence: null } });
+    expect(await current()).toMatchObject({ state: 'VALIDATING', isValidated: true });
+    // …until the flow changes,
+    await change({ sequence: 20, label: 'Heading' });
+    expect(await current()).toMatchObject({ state: 'NONE', isValidated: false });
+    // …or is saved: the saved flow is where editing goes on from.
+    await validate();
+    expect((await current()).state).toBe('VALIDATING');
+    const saved = await api().put('/api/extractor/edit').query(EXTRACTOR).set(bearer(user.token)).send({});
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect((saved.body as BuilderView).state).toBe('NONE');
+    expect((await current()).state).toBe('NONE');
+
+    // Opening the item again starts from NONE, whatever the builder was in.
+    await validate();
+    expect((await current()).state).toBe('VALIDATING');
+    const reopened = (await api().get(`/api/extractor/edit/${id}`).set(bearer(user.token)).expect(200))
+      .body as BuilderView;
+    expect(reopened).toMatchObject({ state: 'NONE', isValidated: true });
+
+    // A failure returns to NONE, the failing action in ERROR.
+    await change({ sequence: 20, target: { selectorValue: '#gone', fallbackLocators: [] } });
+    const failed = await validate();
+    expect(failed.data.sequence).toBe(20);
+    expect(await current()).toMatchObject({ state: 'NONE', isValidated: false });
+    await api().get('/api/extractor/end').query(EXTRACTOR).set(bearer(user.token)).expect(200);
+  }, 120_000);
+
   it('says once that the live page was lost when its worker dies, then starts a fresh page and keeps the draft', async () => {
     await startBuilder(owner, 'Lost session');
     await added(owner, { type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` });

@@ -4,12 +4,13 @@ import { actionSecretContext, createPrismaClient, createSecretBox } from '@pagew
 import {
   MESSAGES,
   extractorListItemSchema,
+  type BuilderView,
   type ExtractorListItem,
   type RunDetail,
 } from '@pagewright/shared';
 import { FIXTURE_PASSWORD, startFixtureSite } from '../fixtures/site/server.js';
 import { createConfirmedUser, createSignedInUser } from '../support/accounts.js';
-import { withDatabase } from '../support/test-database.js';
+import { saveOneAction, withDatabase } from '../support/test-database.js';
 
 const apiUrl = inject('apiUrl');
 const mailUrl = inject('mailUrl');
@@ -33,6 +34,8 @@ describe('extractors, insertors and navigators: create, list, rename, delete', (
       viewerEmail: null,
     });
 
+    // A saved item's name is taken (a draft never saved nor validated gives its name way, below).
+    await withDatabase(databaseUrl, (db) => saveOneAction(db, created.body.id));
     const duplicate = await api()
       .post('/api/extractor/start')
       .set(auth)
@@ -137,13 +140,16 @@ describe('extractors, insertors and navigators: create, list, rename, delete', (
     const a = (
       await api().post('/api/extractor/start').set(auth).send({ name: 'A', description: 'a' }).expect(201)
     ).body;
-    await api()
-      .post('/api/extractor/start')
-      .set(auth)
-      .send({ name: 'B', description: 'b', extractorType: 'INSERTOR' })
-      .expect(201);
+    const b = (
+      await api()
+        .post('/api/extractor/start')
+        .set(auth)
+        .send({ name: 'B', description: 'b', extractorType: 'INSERTOR' })
+        .expect(201)
+    ).body;
     await withDatabase(databaseUrl, async (db) => {
       await db.query(`UPDATE "Extractor" SET status = 'ERROR' WHERE id = $1`, [a.id]);
+      await saveOneAction(db, b.id);
       await db.query(
         `INSERT INTO "ExtractorErrorMessage" (id, "extractorId", message, "createdAt") VALUES (gen_random_uuid(), $1, 'older', now() - interval '1 minute'), (gen_random_uuid(), $1, 'No Such Element: #price', now())`,
         [a.id],
@@ -232,6 +238,7 @@ describe('extractors, insertors and navigators: create, list, rename, delete', (
         .send({ name: 'Mine', description: 'm' })
         .expect(201)
     ).body;
+    await withDatabase(databaseUrl, (db) => saveOneAction(db, mine.id));
     expect((await api().get('/api/extractor').set(bearer(b.accessToken)).expect(200)).body).toEqual([]);
     await api()
       .post('/api/extractor/rename')
@@ -249,6 +256,66 @@ describe('extractors, insertors and navigators: create, list, rename, delete', (
     const list = (await api().get('/api/extractor').set(bearer(a.accessToken)).expect(200)).body;
     expect(list).toEqual([expect.objectContaining({ id: mine.id, name: 'Mine' })]);
   });
+});
+
+describe('what the dashboard lists', () => {
+  it('leaves off a draft never saved nor validated, which its builder still reaches by id and whose name gives way', async () => {
+    const site = await startFixtureSite();
+    try {
+      const user = await createConfirmedUser(apiUrl, mailUrl, 'drafts');
+      const auth = bearer(user.accessToken);
+      const listed = async () =>
+        ((await api().get('/api/extractor').set(auth).expect(200)).body as ExtractorListItem[]).map(
+          (item) => item.name,
+        );
+      const start = (name: string) =>
+        api()
+          .post('/api/extractor/start')
+          .set(auth)
+          .send({ name, description: `${name} flow` });
+      const builder = (path: string) =>
+        api().get(`/api/extractor${path}`).query({ extractorType: 'EXTRACTOR' });
+
+      const draft = (await start('Draft').expect(201)).body as ExtractorListItem;
+      expect(await listed()).toEqual([]);
+      // The builder opens it by id, and keeps what is recorded there unsaved (a reloaded tab finds it).
+      await api().get(`/api/extractor/edit/${draft.id}`).set(auth).expect(200);
+      const added = await api()
+        .post('/api/extractor/')
+        .query({ extractorType: 'EXTRACTOR' })
+        .set(auth)
+        .send({ type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` });
+      expect(added.status, JSON.stringify(added.body)).toBe(200);
+      const current = (await builder('/current').set(auth).expect(200)).body as BuilderView;
+      expect(current).toMatchObject({ id: draft.id, actions: [{ type: 'NAVIGATE', isSaved: false }] });
+      expect(await listed()).toEqual([]);
+
+      // Validated (saved or not), it is listed.
+      const validation = await builder('/validate').set(auth).buffer(true).expect(200);
+      expect(validation.text.trim().split('\n').at(-1)).toContain('"error":null');
+      expect(await listed()).toEqual(['Draft']);
+      await api()
+        .put('/api/extractor/edit')
+        .query({ extractorType: 'EXTRACTOR' })
+        .set(auth)
+        .send({})
+        .expect(200);
+      expect(await listed()).toEqual(['Draft']);
+      // A listed item keeps its name.
+      expect((await start('Draft').expect(409)).body.code).toBe('NAME_EXISTS');
+
+      // An unlisted draft does not hold its name: starting the same name again replaces it.
+      const scratch = (await start('Scratch').expect(201)).body as ExtractorListItem;
+      const again = (await start('Scratch').expect(201)).body as ExtractorListItem;
+      expect(again.id).not.toBe(scratch.id);
+      await api().get(`/api/extractor/edit/${scratch.id}`).set(auth).expect(404);
+      expect((await builder('/current').set(auth).expect(200)).body).toMatchObject({ id: again.id });
+      expect(await listed()).toEqual(['Draft']);
+      await builder('/end').set(auth).expect(200);
+    } finally {
+      await site.close();
+    }
+  }, 90_000);
 });
 
 describe('copy (POST /extractor/copy/:id)', () => {

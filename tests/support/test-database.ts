@@ -51,3 +51,15 @@ export async function withDatabase<T>(url: string, work: (client: pg.Client) => 
     await client.end();
   }
 }
+
+/**
+ * Gives an item one saved action (a NAVIGATE row, as PUT /extractor/edit writes it). The dashboard
+ * lists only items saved, validated or run: a test that needs an item listed without recording its
+ * flow makes it saved this way.
+ */
+export async function saveOneAction(client: pg.Client, extractorId: string): Promise<void> {
+  await client.query(
+    `INSERT INTO "ExtractorAction" (id, "extractorId", sequence, type, "updatedAt") VALUES (gen_random_uuid(), $1, 10, 'NAVIGATE', now())`,
+    [extractorId],
+  );
+}

@@ -121,6 +121,14 @@ export type ActionValidation = (typeof ACTION_VALIDATIONS)[number];
 export const BUILDER_STATES = values('NONE', 'CREATING', 'EDITING', 'VALIDATING', 'VALIDATING_EDITING');
 export type BuilderState = (typeof BUILDER_STATES)[number];
 
+/**
+ * The builder states the API keeps with the draft (spec §4 "Validate"): VALIDATING after a
+ * successful validation, until the draft changes or is saved; NONE otherwise. CREATING, EDITING and
+ * VALIDATING_EDITING live on the screen only (a dialog is open there).
+ */
+export const KEPT_BUILDER_STATES = values('NONE', 'VALIDATING') satisfies readonly BuilderState[];
+export type KeptBuilderState = (typeof KEPT_BUILDER_STATES)[number];
+
 export const CONDITIONS = values(
   'EQUAL',
   'NOT_EQUAL',

@@ -1,6 +1,6 @@
 import * as z from './zod.js';
 import { ACTION_LABEL_MAX_LENGTH, TEXT_FIELD_MAX_LENGTH } from '../constants.js';
-import { ACTION_TYPES, ACTION_VALIDATIONS, EXTRACTOR_TYPES } from '../enums.js';
+import { ACTION_TYPES, ACTION_VALIDATIONS, EXTRACTOR_TYPES, KEPT_BUILDER_STATES } from '../enums.js';
 import {
   dialogAnswerSchema,
   actionOptionsSchema,
@@ -98,6 +98,8 @@ export const builderRecordSchema = z.object({
   shareRunId: z.string().uuid().nullable(),
   shareUrl: z.string().nullable(),
   openedAt: z.string(),
+  /** VALIDATING from a successful validation until the next change or save (drafts kept before it: NONE). */
+  state: z.enum(KEPT_BUILDER_STATES).default('NONE'),
 });
 export type BuilderRecord = z.infer<typeof builderRecordSchema>;
 
@@ -135,6 +137,12 @@ export const builderViewSchema = z.object({
   actions: z.array(builderActionSchema),
   /** Every action passed the last validation (save needs it). */
   isValidated: z.boolean(),
+  /**
+   * The builder state (spec §4): VALIDATING after a successful validation until the draft changes
+   * or is saved, NONE otherwise; a failed validation leaves NONE. The screen's own states
+   * (CREATING, EDITING, VALIDATING_EDITING) are never kept here.
+   */
+  state: z.enum(KEPT_BUILDER_STATES),
   /** Navigators: the read-only screen-share link for the viewer. */
   screenShareUrl: z.string().nullable(),
 });

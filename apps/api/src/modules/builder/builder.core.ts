@@ -171,6 +171,7 @@ export function createBuilderCore(deps: BuilderServiceDeps) {
       ...header,
       actions: actions.map(viewOf),
       isValidated: actions.length > 0 && actions.every((action) => action.validation === 'SUCCESS'),
+      state: record.state,
       screenShareUrl: record.shareUrl,
     };
   }

@@ -227,6 +227,7 @@ export function createDraftEditing(deps: BuilderServiceDeps, core: BuilderCore) 
           dialogActions = dialogAnswerActions(record, action, result.dialogs);
         }
         record.actions = [...record.actions, action, ...dialogActions].sort(bySequence);
+        record.state = 'NONE';
         await store.put(userId, record);
         return {
           action: viewOf(action),
@@ -262,6 +263,7 @@ export function createDraftEditing(deps: BuilderServiceDeps, core: BuilderCore) 
         await store.dropImage(userId, action.id, 'element');
         action.hasDraftElementScreenshot = false;
         action.elementScreenshotFileId = null;
+        record.state = 'NONE';
         await store.put(userId, record);
         return viewOf(action);
       });
@@ -286,6 +288,7 @@ export function createDraftEditing(deps: BuilderServiceDeps, core: BuilderCore) 
           await store.dropImage(userId, gone.id, 'page');
           await store.dropImage(userId, gone.id, 'element');
         }
+        record.state = 'NONE';
         await store.put(userId, record);
         return actionDeletedMessage(type);
       });
@@ -312,6 +315,7 @@ export function createDraftEditing(deps: BuilderServiceDeps, core: BuilderCore) 
         action.validation = 'NOTVALIDATED';
         remapReferences(record.actions, new Map([[from, to]]));
         record.actions.sort(bySequence);
+        record.state = 'NONE';
         await store.put(userId, record);
         return view(userId, record);
       });
@@ -333,6 +337,7 @@ export function createDraftEditing(deps: BuilderServiceDeps, core: BuilderCore) 
           return { sequenceBefore: before, sequenceAfter: after };
         });
         remapReferences(ordered, moves);
+        record.state = 'NONE';
         await store.put(userId, record);
         return pairs;
       });

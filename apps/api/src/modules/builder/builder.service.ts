@@ -48,6 +48,7 @@ export function createBuilderService(deps: BuilderServiceDeps) {
           shareRunId: null,
           shareUrl: null,
           openedAt: new Date().toISOString(),
+          state: 'NONE',
         };
         if (isNavigator(type)) {
           const run = await repo.createShareRun(userId, extractorId);

@@ -18,6 +18,7 @@ const record = (overrides: Partial<BuilderRecord> = {}): BuilderRecord => ({
   shareRunId: null,
   shareUrl: null,
   openedAt: new Date().toISOString(),
+  state: 'NONE',
   ...overrides,
 });
 
@@ -89,6 +90,12 @@ describe('the builder record', () => {
     await redis.hset(key, 'draft', raw);
     expect((await store.sharedLive(userId, 'NAVIGATOR'))?.shareRunId).toBe(shareRunId);
     expect(await redis.hget(key, 'draft')).toBe(raw);
+  });
+
+  it('reads a draft stored before the builder kept its state as NONE', async () => {
+    const { state: _state, live: _live, ...before } = record();
+    await redis.hset(`${prefix}builder:${userId}:EXTRACTOR`, 'draft', JSON.stringify(before));
+    expect((await store.get(userId, 'EXTRACTOR'))?.state).toBe('NONE');
   });
 
   it('reads a record stored before the hash (one JSON string), keeping its page and expiry', async () => {

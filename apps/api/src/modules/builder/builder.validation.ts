@@ -62,6 +62,11 @@ export function createValidateAndSave(deps: BuilderServiceDeps, core: BuilderCor
           await assertEditable(userId, record);
           const ordered = record.actions.sort(bySequence);
           if (ordered.length === 0) throw AppError.validation(MESSAGES['extractor.validate.empty']);
+          // An earlier success no longer stands while this run decides (a run that throws leaves NONE).
+          if (record.state !== 'NONE') {
+            record.state = 'NONE';
+            await store.put(userId, record);
+          }
           const run = await repo.createValidationRun(userId, record.extractorId);
           const stop = cancel ? AbortSignal.any([lock.signal, cancel]) : lock.signal;
           let answer: ValidateResult | SessionFailure;
@@ -137,6 +142,8 @@ export function createValidateAndSave(deps: BuilderServiceDeps, core: BuilderCor
               markImages(action, step.hasPageScreenshot, step.hasElementScreenshot);
             }
           }
+          // Spec §4: a success stays VALIDATING (validated, ready to save); a failure returns to NONE.
+          record.state = failedAt === null ? 'VALIDATING' : 'NONE';
           await store.put(userId, record);
           await repo.finishValidationRun(run.id, {
             status: answer.status,
@@ -237,6 +244,8 @@ export function createValidateAndSave(deps: BuilderServiceDeps, core: BuilderCor
           await store.dropImage(userId, action.id, 'page');
           await store.dropImage(userId, action.id, 'element');
         }
+        // The saved flow is where editing goes on from, as when an item is opened (docs/decisions.md).
+        record.state = 'NONE';
         await store.put(userId, record);
         return view(userId, record);
       });

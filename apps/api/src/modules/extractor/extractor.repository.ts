@@ -69,6 +69,25 @@ export interface ExtractorListRow {
 const isoText = (column: string) => `to_char(${column}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
+ * Whether item `e` is listed on the dashboard (docs/decisions.md): it was saved (it has actions) or
+ * validated or run (a run of any trigger, or the status one left). A draft POST /extractor/start
+ * created and nobody saved or validated is not: its builder reaches it by id. One probe each on
+ * ExtractorAction (extractorId, sequence) and Run (extractorId, startedAt). `unlistedDraft` below
+ * says the same in Prisma's terms.
+ */
+const isListed = (e: string) => `(${e}.status IS NOT NULL
+           OR EXISTS (SELECT 1 FROM "ExtractorAction" a WHERE a."extractorId" = ${e}.id)
+           OR EXISTS (SELECT 1 FROM "Run" v WHERE v."extractorId" = ${e}.id))`;
+
+/** An item `isListed` leaves off the dashboard, and that no scheduler names. */
+const unlistedDraft = {
+  status: null,
+  actions: { none: {} },
+  runs: { none: {} },
+  schedulers: { none: {} },
+} as const satisfies Prisma.ExtractorWhereInput;
+
+/**
  * The dashboard list, which every open tab polls and reloads on each run status: one query on
  * node-postgres. Through Prisma it was three (the items, their errors as a second query, the latest
  * runs beside), and Prisma's per-call and per-row work, not PostgreSQL, held the API to ~450
@@ -96,13 +115,17 @@ const EXTRACTOR_LIST = {
            LIMIT 1
          ) r ON true
          WHERE e."userId" = $1::uuid AND e."extractorType" = $2::"ExtractorType"
+           AND ${isListed('e')}
          ORDER BY e."createdAt" DESC`,
 };
 
 /** Extractors, insertors and navigators of one user; every query carries the owner. */
 export function createExtractorRepository(db: PrismaClient, sql: pg.Pool) {
   return {
-    /** The list with each item's unseen errors and latest operator run (validation runs are the builder's). */
+    /**
+     * The dashboard list: the listed items (`isListed`), each with its unseen errors and latest
+     * operator run (validation runs are the builder's).
+     */
     async list(userId: string, extractorType: ExtractorType): Promise<ExtractorListRow[]> {
       const { rows } = await sql.query<ExtractorListRow>({
         ...EXTRACTOR_LIST,
@@ -121,6 +144,13 @@ export function createExtractorRepository(db: PrismaClient, sql: pg.Pool) {
       viewerEmail: string | null;
     }) {
       return db.extractor.create({ data });
+    },
+    /**
+     * Deletes the caller's unlisted draft of this type and name, if there is one: the dashboard
+     * does not show it, so its name must not stay taken by it.
+     */
+    async deleteUnlistedDraft(userId: string, extractorType: ExtractorType, name: string): Promise<void> {
+      await db.extractor.deleteMany({ where: { userId, extractorType, name, ...unlistedDraft } });
     },
     /** The names the user's items of one type use (copies pick the first free one). */
     async namesOf(userId: string, extractorType: ExtractorType): Promise<Set<string>> {

@@ -59,6 +59,9 @@ export function createExtractorService(extractors: ExtractorRepository, secrets:
     ) {
       const isNavigator =
         request.extractorType === 'NAVIGATOR' || request.extractorType === 'FENGINE_NAVIGATOR';
+      // A draft of this name that was never saved nor validated is not listed: it gives way, and the
+      // builder it had (if open) is replaced below anyway, as starting any item replaces it.
+      await extractors.deleteUnlistedDraft(userId, request.extractorType, request.name);
       const created = await extractors
         .create({
           userId,

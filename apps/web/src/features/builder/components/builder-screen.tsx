@@ -132,7 +132,9 @@ export function BuilderScreen({
   }, [finish, flow.step]);
 
   const menuMode: CardMenuMode =
-    builder.isValidating || builder.isLocked || builder.pending !== null || replay.running !== null
+    // No menu while validating, after a validation that passed (the spec's builder stays
+    // VALIDATING until a change or a save), while a step runs or a replay moves the page.
+    !builder.hasCardMenu || builder.pending !== null || replay.running !== null
       ? 'none'
       : builder.state === 'CREATING' || builder.state === 'EDITING'
         ? 'cancel'

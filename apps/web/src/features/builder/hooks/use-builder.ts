@@ -60,6 +60,8 @@ function withValidation(view: BuilderView, result: ValidationResult): BuilderVie
     ...view,
     actions,
     isValidated: actions.length > 0 && actions.every((action) => action.validation === 'SUCCESS'),
+    // As the API keeps it: a success stays VALIDATING, a failure returns to NONE.
+    state: result.error === null ? 'VALIDATING' : 'NONE',
   };
 }
 
@@ -163,6 +165,8 @@ export function useBuilder({ extractorType, itemId, isReadOnlyEdit }: UseBuilder
       .then((opened) => {
         if (!isCurrent) return;
         setView(opened);
+        // A tab reloaded after a successful validation is still VALIDATING (spec §4).
+        setState(opened.state);
         void loadPictures(opened.actions);
       })
       .catch((error: unknown) => isCurrent && setLoadError(error));
@@ -177,11 +181,17 @@ export function useBuilder({ extractorType, itemId, isReadOnlyEdit }: UseBuilder
   const isLocked = isReadOnlyEdit && first?.isSaved === true;
   const isValidating = validation !== null;
   const isBusy = pending !== null || isValidating;
+  /**
+   * Spec §4: the card menu shows in NONE (Edit, Edit sequence, Remove) and while creating or editing
+   * (Cancel); none during a validation, nor after a successful one (it stays VALIDATING until the
+   * next change or Save), nor while an action runs, nor on a saved item under readOnlyEdit.
+   */
+  const hasCardMenu = state !== 'VALIDATING' && state !== 'VALIDATING_EDITING' && !isBusy && !isLocked;
 
   const changed = (next: (current: BuilderView) => BuilderView) =>
     setView((current) => (current ? next(current) : current));
 
-  /** Leaves VALIDATING after a successful validation: the flow changed since. */
+  /** Leaves VALIDATING after a successful validation: the flow changed since (the API does too). */
   const afterChange = () => setState('NONE');
 
   const beginAdding = useCallback(() => setState('CREATING'), []);
@@ -310,8 +320,8 @@ export function useBuilder({ extractorType, itemId, isReadOnlyEdit }: UseBuilder
 
   /**
    * GET /extractor/validate (spec §4): NONE → VALIDATING, EDITING → VALIDATING_EDITING. A success
-   * keeps VALIDATING (the flow as validated, ready to save) until the next change; a failure goes
-   * back to where it came from, with the failing card in ERROR.
+   * stays VALIDATING (the flow as validated, ready to save; no card menu) until the next change or
+   * Save; a failure goes back to where it came from, with the failing card in ERROR.
    */
   const validate = useCallback(async () => {
     const from = stateRef.current;
@@ -346,7 +356,10 @@ export function useBuilder({ extractorType, itemId, isReadOnlyEdit }: UseBuilder
       return;
     }
     try {
-      setView(await saveBuilder(extractorType));
+      const saved = await saveBuilder(extractorType);
+      setView(saved);
+      // Saved, the flow is where editing goes on from: VALIDATING gives way to NONE.
+      setState(saved.state);
       toast.success(t(texts.saveSuccess));
     } catch (error) {
       if (error instanceof ApiError && error.hasServerMessage) fail(error);
@@ -422,6 +435,7 @@ export function useBuilder({ extractorType, itemId, isReadOnlyEdit }: UseBuilder
     isLocked,
     isValidating,
     isBusy,
+    hasCardMenu,
     beginAdding,
     beginEditing,
     cancel,
