@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, within, render, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MESSAGES, type TemplateImageDto, type TemplateMappingDto } from '@pagewright/shared';
 import { Toaster } from '../../../components/toaster';
@@ -131,5 +131,36 @@ describe('the template modal', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText(MESSAGES['template.mapping.label.required'])).toBeTruthy();
     expect(puts()).toEqual([]);
+  });
+
+  it('keeps its work on Esc and asks before Close drops unsaved boxes', async () => {
+    const { canvas, onClose } = await openModal();
+    fireEvent.click(screen.getByRole('button', { name: 'Create box' }));
+    draw(canvas, [100, 100], [300, 140]);
+    // Esc picks the select tool; the editor stays open with its two boxes.
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
+    fireEvent.keyDown(window, { key: 'Escape' });
+    expect(onClose).not.toHaveBeenCalled();
+    expect(screen.getAllByTestId('annotation-box')).toHaveLength(2);
+    expect(screen.getByRole('button', { name: 'Select' }).getAttribute('aria-pressed')).toBe('true');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    const ask = await screen.findByRole('dialog', { name: 'Close without saving?' });
+    fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    expect(onClose).not.toHaveBeenCalled();
+    expect(screen.getAllByTestId('annotation-box')).toHaveLength(2);
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    fireEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Close without saving?' })).getByRole('button', {
+        name: 'Close without saving',
+      }),
+    );
+    expect(onClose).toHaveBeenCalled();
+  });
+
+  it('closes at once when nothing changed', async () => {
+    const { onClose } = await openModal();
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(onClose).toHaveBeenCalled();
   });
 });

@@ -71,7 +71,7 @@ export function TemplateModal({ template, onClose }: { template: TemplateDto; on
   const [regions, setRegions] = useState<Record<string, BoxRegion[]>>({});
   const [changed, setChanged] = useState<Set<string>>(new Set());
   const [extraClasses, setExtraClasses] = useState<AnnotationClass[]>([]);
-  const [confirm, setConfirm] = useState<'page' | 'all' | null>(null);
+  const [confirm, setConfirm] = useState<'page' | 'all' | 'close' | null>(null);
   const [isSaving, setIsSaving] = useState(false);
   const list = pages.data ?? [];
   const page = list[Math.min(index, Math.max(0, list.length - 1))] ?? null;
@@ -177,13 +177,25 @@ export function TemplateModal({ template, onClose }: { template: TemplateDto; on
     }
   };
 
+  /** Boxes or classes changed since the last Save: closing would lose them, so it asks first. */
+  const hasUnsavedWork = changed.size > 0 || extraClasses.length > 0;
+  const requestClose = () => (hasUnsavedWork ? setConfirm('close') : onClose());
+
   const cycle = (step: number) => {
     if (list.length === 0) return;
     setIndex((current) => (current + step + list.length) % list.length);
   };
 
   return (
-    <Dialog open fullScreen onClose={onClose} aria-labelledby="template-modal-title">
+    <Dialog
+      open
+      fullScreen
+      // Esc is the editor's select-tool key (spec §2): it never closes the editor.
+      onClose={(_event, reason) => {
+        if (reason !== 'escapeKeyDown') requestClose();
+      }}
+      aria-labelledby="template-modal-title"
+    >
       <AppBar position="relative" color="default" elevation={1}>
         <Toolbar sx={{ gap: 1 }}>
           <Typography id="template-modal-title" variant="h6" component="h2" sx={{ flex: 1 }}>
@@ -202,7 +214,7 @@ export function TemplateModal({ template, onClose }: { template: TemplateDto; on
               </Button>
             </>
           )}
-          <Button onClick={onClose}>Close</Button>
+          <Button onClick={requestClose}>Close</Button>
         </Toolbar>
       </AppBar>
       <Box sx={{ p: 2, flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
@@ -254,7 +266,17 @@ export function TemplateModal({ template, onClose }: { template: TemplateDto; on
           <Alert severity="error">{MESSAGES['template.mapping.list.error']}</Alert>
         )}
       </Box>
-      {confirm && (
+      {confirm === 'close' && (
+        <ConfirmDialog
+          title="Close without saving?"
+          text="The boxes and classes changed since the last Save will be lost."
+          confirmLabel="Close without saving"
+          isDestructive
+          onConfirm={onClose}
+          onClose={() => setConfirm(null)}
+        />
+      )}
+      {(confirm === 'page' || confirm === 'all') && (
         <ConfirmDialog
           title={confirm === 'page' ? 'Delete current page' : 'Delete all pages'}
           text={

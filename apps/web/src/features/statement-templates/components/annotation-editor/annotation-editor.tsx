@@ -124,10 +124,27 @@ export function AnnotationEditor({
     dispatch({ type: 'tool', tool });
   };
   const zoomBy = (factor: number) => dispatch({ type: 'zoom', zoom: state.zoom * factor });
+  /** The whole page in view: as wide or as tall as the view allows, whichever is smaller. */
   const fit = () => {
     const width = viewport.current?.clientWidth ?? 0;
-    dispatch({ type: 'zoom', zoom: width > 0 ? width / imageWidth : 1 });
+    const height = viewport.current?.clientHeight ?? 0;
+    if (width <= 0 || height <= 0) return;
+    dispatch({ type: 'zoom', zoom: Math.min(width / imageWidth, height / imageHeight) });
   };
+
+  // Ctrl+wheel zooms the picture only: a native listener, since React's wheel listener is passive
+  // and could not keep the browser from zooming the whole page as well.
+  useEffect(() => {
+    const element = viewport.current;
+    if (!element) return undefined;
+    const onWheel = (event: WheelEvent) => {
+      if (!event.ctrlKey) return;
+      event.preventDefault();
+      dispatch({ type: 'zoom-by', factor: event.deltaY < 0 ? ZOOM_STEP : 1 / ZOOM_STEP });
+    };
+    element.addEventListener('wheel', onWheel, { passive: false });
+    return () => element.removeEventListener('wheel', onWheel);
+  }, []);
   const assign = (cls: AnnotationClass) => {
     setCurrentClass(cls.label);
     if (state.selectedId) {
@@ -302,10 +319,6 @@ export function AnnotationEditor({
         </Stack>
         <Box
           ref={viewport}
-          onWheel={(event) => {
-            if (!event.ctrlKey) return;
-            zoomBy(event.deltaY < 0 ? ZOOM_STEP : 1 / ZOOM_STEP);
-          }}
           sx={{
             flex: 1,
             overflow: 'auto',

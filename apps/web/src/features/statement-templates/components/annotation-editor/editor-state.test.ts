@@ -54,4 +54,24 @@ describe('the editor state', () => {
     expect(state.regions).toEqual([]);
     expect(editorReducer(state, { type: 'undo' }).regions[0]?.cls).toBe('Signed');
   });
+
+  it('leaves a new box unselected, so the next class is for the next box', () => {
+    let state = create(initialEditorState([]), 'a');
+    expect(state.selectedId).toBeNull();
+    state = editorReducer(state, { type: 'select', id: 'a' });
+    expect(create(state, 'b').selectedId).toBeNull();
+  });
+
+  it('makes typing an anchor label one undo step, and another field or box another', () => {
+    let state = create(initialEditorState([]), 'a');
+    for (const text of ['T', 'To', 'Tot', 'Total'])
+      state = editorReducer(state, { type: 'edit', id: 'a', changes: { anchorText: text } });
+    expect(state.history.map((entry) => entry.name)).toEqual(['Create box', 'Edit box']);
+    state = editorReducer(state, { type: 'edit', id: 'a', changes: { type: 'CHECKBOX' } });
+    expect(state.history).toHaveLength(3);
+    state = editorReducer(state, { type: 'undo' });
+    state = editorReducer(state, { type: 'undo' });
+    expect(state.regions[0]?.anchorText).toBeNull();
+    expect(state.regions).toHaveLength(1);
+  });
 });

@@ -16,6 +16,11 @@ export interface HistoryEntry {
   name: string;
   time: number;
   before: BoxRegion[];
+  /**
+   * Changes with the same key in a row are one change (typing an anchor label is one undo step,
+   * not one per keystroke).
+   */
+  key?: string;
 }
 
 export interface EditorState {
@@ -71,6 +76,8 @@ export type EditorAction =
   | { type: 'tool'; tool: Tool }
   | { type: 'select'; id: string | null }
   | { type: 'zoom'; zoom: number }
+  /** Zoom by a factor of the current level (Ctrl+wheel, where the level may change between turns). */
+  | { type: 'zoom-by'; factor: number }
   | {
       type: 'create';
       id: string;
@@ -90,8 +97,10 @@ function withHistory(
   name: string,
   regions: BoxRegion[],
   extra: Partial<EditorState> = {},
+  key?: string,
 ): EditorState {
-  const history = [...state.history, { name, time: Date.now(), before: state.regions }].slice(
+  if (key !== undefined && state.history.at(-1)?.key === key) return { ...state, ...extra, regions };
+  const history = [...state.history, { name, time: Date.now(), before: state.regions, key }].slice(
     -ANNOTATION_HISTORY_DEPTH,
   );
   return { ...state, ...extra, regions, history };
@@ -108,6 +117,8 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       return { ...state, selectedId: action.id };
     case 'zoom':
       return { ...state, zoom: clampZoom(action.zoom) };
+    case 'zoom-by':
+      return { ...state, zoom: clampZoom(state.zoom * action.factor) };
     case 'create': {
       if (isTooSmall(action.box)) return state;
       const region: BoxRegion = {
@@ -119,7 +130,9 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
         color: action.cls ? '' : '#757575',
         visible: true,
       };
-      return withHistory(state, 'Create box', [...state.regions, region], { selectedId: region.id });
+      // The new box is not selected: the next class chosen is for the next box to draw, as in
+      // annotation tools (drawing boxes in turn relabelled the box just drawn, issue 23).
+      return withHistory(state, 'Create box', [...state.regions, region], { selectedId: null });
     }
     case 'move': {
       if (action.dx === 0 && action.dy === 0) return state;
@@ -172,6 +185,8 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
         state,
         'Edit box',
         updateRegion(state.regions, action.id, (region) => ({ ...region, ...action.changes })),
+        {},
+        `edit:${action.id}:${Object.keys(action.changes).sort().join(',')}`,
       );
     case 'undo': {
       const last = state.history.at(-1);
