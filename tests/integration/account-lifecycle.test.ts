@@ -47,7 +47,10 @@ describe('account lifecycle over HTTP, Postgres and the SMTP catcher', () => {
     expect(link.startsWith(`${apiUrl}/user/confirmation/`)).toBe(true);
     const token = link.split('/').at(-1)!;
     const confirmed = await api().get('/api/user/confirmation').query({ token }).expect(200);
-    expect(confirmed.body.message).toContain('Success! Please try to login now.');
+    // A plain string, as the spec gives it (issue 23), not a JSON object.
+    expect(confirmed.type).toBe('text/plain');
+    expect(confirmed.text).toBe(MESSAGES['confirmation.success']);
+    expect(confirmed.text).toContain('Success! Please try to login now.');
     const again = await api().get('/api/user/confirmation').query({ token }).expect(400);
     expect(again.body).toMatchObject({ message: MESSAGES['login.error.invalid.token'] });
 

@@ -151,8 +151,9 @@ function linkToken(mail: CaughtMail): string {
 const received = async (account: Account, query = '') =>
   (await api().get(`/api/message/received${query}`).set(bearer(account)).expect(200))
     .body as MessageListResponse;
-const sent = async (account: Account) =>
-  (await api().get('/api/message/sent').set(bearer(account)).expect(200)).body as MessageListResponse;
+/** The spec's call for the sent list (data spec §7); /message/sent answers the same. */
+const sent = async (account: Account, path = '/api/message/') =>
+  (await api().get(path).set(bearer(account)).expect(200)).body as MessageListResponse;
 
 beforeAll(async () => {
   const proxyPort = await freePort();
@@ -234,6 +235,8 @@ describe('sending and reading', () => {
     await api().get(`/api/message/id/${id}`).set(bearer(bob)).expect(200);
     expect((await received(bob)).messages.find((row) => row.id === id)?.isRead).toBe(true);
     expect((await sent(ann)).messages.map((row) => row.id)).toContain(id);
+    expect((await sent(ann, '/api/message/sent')).messages.map((row) => row.id)).toContain(id);
+    await api().get('/api/message/').expect(401);
   });
 
   it('answers every field rule with the spec text and the field, keeping nothing', async () => {
@@ -304,30 +307,30 @@ describe('sending and reading', () => {
 });
 
 describe('replies', () => {
-  it('lets an outside address reply through its link, with Reply All to the sender and the recipients', async () => {
+  it('lets an outside address reply through its link, with Reply All to the sender and the other recipients', async () => {
     const stranger = outside('pia');
     const subject = `Contract ${randomUUID()}`;
     const id = await send(ann, { to: `${stranger}; ${bob.email}`, subject });
     const token = linkToken(await inbox.delivered(stranger, subject));
     const opened = (await api().get(`/api/message/token/${token}`).expect(200)).body as MessageDto;
 
-    // The sender is not among the recipients: Reply All goes to the sender plus the recipients.
+    // The sender is not among the recipients: Reply All goes to the sender plus the recipients,
+    // leaving out the replier (the link's address).
+    expect(opened.readerEmail).toBe(stranger);
     const prefill = replyAllPrefill(opened);
     expect(prefill).toEqual({
       replyOf: id,
       from: token,
       subject: `Re: ${subject}`,
-      to: `${ann.email};${stranger};${bob.email}`,
+      to: `${ann.email};${bob.email}`,
+      cc: '',
     });
     const reply = await api()
       .post('/api/message/reply')
       .send({ ...prefill, body: 'Signed and attached.' })
       .expect(200);
-    // Reply All names the replier too (the spec's rule): their own copy arrives as well.
-    await Promise.all(
-      [ann.email, bob.email, stranger].map((address) => inbox.delivered(address, `Re: ${subject}`)),
-    );
-    expect(await inbox.deliveredAddresses(`Re: ${subject}`)).toEqual([ann.email, bob.email, stranger].sort());
+    await Promise.all([ann.email, bob.email].map((address) => inbox.delivered(address, `Re: ${subject}`)));
+    expect(await inbox.deliveredAddresses(`Re: ${subject}`)).toEqual([ann.email, bob.email].sort());
 
     // The reply joins the thread: from the link's address, under the first message.
     const replies = (await api().get(`/api/message/reply-of/${id}`).set(bearer(ann)).expect(200))
@@ -362,7 +365,8 @@ describe('replies', () => {
     const token = linkToken(await inbox.delivered(bob.email, subject));
     const opened = (await api().get(`/api/message/token/${token}`).expect(200)).body as MessageDto;
     const prefill = replyAllPrefill(opened);
-    expect(prefill.to).toBe(`${ann.email};${bob.email}`);
+    // The recipients only, without Bob, who replies.
+    expect(prefill.to).toBe(ann.email);
     // Bob is signed in too; the link he opened decides who writes.
     await api()
       .post('/api/message/reply')
@@ -370,8 +374,34 @@ describe('replies', () => {
       .send({ ...prefill, body: 'Noted.' })
       .expect(200);
     await inbox.delivered(ann.email, `Re: ${subject}`);
-    await inbox.delivered(bob.email, `Re: ${subject}`);
-    expect(await inbox.deliveredAddresses(`Re: ${subject}`)).toEqual([ann.email, bob.email].sort());
+    expect(await inbox.deliveredAddresses(`Re: ${subject}`)).toEqual([ann.email]);
+  });
+
+  it('keeps the Cc as Cc on Reply All and leaves the replier out (issue 23)', async () => {
+    const stranger = outside('quin');
+    const subject = `Budget ${randomUUID()}`;
+    const id = await send(ann, { to: bob.email, cc: `${cid.email}; ${stranger}`, subject });
+    const opened = (await api().get(`/api/message/id/${id}`).set(bearer(bob)).expect(200)).body as MessageDto;
+    expect(opened.readerEmail).toBe(bob.email);
+    const prefill = replyAllPrefill(opened);
+    expect(prefill).toMatchObject({ to: ann.email, cc: `${cid.email};${stranger}` });
+
+    const reply = await api()
+      .post('/api/message/reply')
+      .set(bearer(bob))
+      .send({ ...prefill, body: 'Looks right.' })
+      .expect(200);
+    const stored = (await api().get(`/api/message/id/${reply.body.id}`).set(bearer(cid)).expect(200))
+      .body as MessageDto;
+    expect(stored).toMatchObject({ from: bob.email, to: ann.email, cc: `${cid.email};${stranger}` });
+    await Promise.all(
+      [ann.email, cid.email, stranger].map((address) => inbox.delivered(address, `Re: ${subject}`)),
+    );
+    expect(await inbox.deliveredAddresses(`Re: ${subject}`)).toEqual([ann.email, cid.email, stranger].sort());
+    // Cid reads it as Cc, and Bob, who wrote it, gets no copy of his own.
+    const cidRow = (await received(cid)).messages.find((row) => row.id === reply.body.id);
+    expect(cidRow?.cc).toBe(`${cid.email};${stranger}`);
+    expect((await received(bob)).messages.some((row) => row.id === reply.body.id)).toBe(false);
   });
 });
 

@@ -41,7 +41,6 @@ export const DIALOG_CONFIRM_COOLDOWN_MS = 500;
 export const MAX_TOASTS = 3;
 export const EMAIL_CHECK_DEBOUNCE_MS = 1500;
 export const FORM_PREFILL_DELAY_MS = 100;
-export const RELOAD_AFTER_SEND_MS = 100;
 
 export const DEFAULT_TIME_ZONE = 'Etc/GMT0';
 export const DATE_MASKS = ['MM/dd/yyyy', 'dd/MM/yyyy', 'hh:mm:ss', 'MM/dd/yyyy hh:mm:ss'] as const;

@@ -5,24 +5,47 @@ const opened = {
   id: 'reply-1',
   from: 'ann@example.com',
   to: 'bob@example.com; cid@example.com',
+  cc: '',
   subject: 'Figures',
   replyOf: 'first-1',
   emailToken: null,
+  readerEmail: 'dee@example.com',
 };
 
-describe('Reply All (data spec §2)', () => {
+describe('Reply All (data spec §2, issue 23)', () => {
   it('goes to the sender plus the recipients when the sender is not among them', () => {
     expect(replyAllPrefill(opened)).toEqual({
       replyOf: 'first-1',
       from: 'ann@example.com',
       subject: 'Re: Figures',
       to: 'ann@example.com;bob@example.com;cid@example.com',
+      cc: '',
     });
   });
 
   it('goes to the recipients only when the sender is among them (any case)', () => {
     const prefill = replyAllPrefill({ ...opened, to: 'BOB@example.com;Ann@Example.com' });
     expect(prefill.to).toBe('BOB@example.com;Ann@Example.com');
+  });
+
+  it('keeps the Cc as Cc and leaves the replier out of both lines', () => {
+    const prefill = replyAllPrefill({
+      ...opened,
+      to: 'bob@example.com;cid@example.com',
+      cc: 'eve@example.com; BOB@example.com; fay@example.com',
+      readerEmail: 'Bob@Example.com',
+    });
+    expect(prefill).toMatchObject({
+      to: 'ann@example.com;cid@example.com',
+      cc: 'eve@example.com;fay@example.com',
+    });
+    const fromCc = replyAllPrefill({ ...opened, cc: 'dee@example.com;cid@example.com' });
+    expect(fromCc).toMatchObject({ to: 'ann@example.com;bob@example.com;cid@example.com', cc: '' });
+  });
+
+  it('answers the sender when the replier wrote only to themselves', () => {
+    const prefill = replyAllPrefill({ ...opened, to: 'ann@example.com', readerEmail: 'ann@example.com' });
+    expect(prefill.to).toBe('ann@example.com');
   });
 
   it("writes from the page's link token, answers the thread's first message, keeps one Re:", () => {

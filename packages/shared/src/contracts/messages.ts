@@ -154,12 +154,14 @@ export const messageDtoSchema = z.object({
   /** The thread's first message, or null for a first message. */
   replyOf: z.string().nullable(),
   emailToken: z.string().nullable(),
+  /** The address the caller reads this message as (the link's recipient, or the signed-in account). */
+  readerEmail: z.string(),
 });
 export type MessageDto = z.infer<typeof messageDtoSchema>;
 
 /** A row of the dashboard's sent or received list (no body: the viewer reads it). */
 export const messageListItemSchema = messageDtoSchema
-  .omit({ body: true, attachments: true, emailToken: true })
+  .omit({ body: true, attachments: true, emailToken: true, readerEmail: true })
   .extend({
     attachmentCount: z.number().int(),
     /** Received: whether the caller opened it; sent: always true. */
@@ -194,25 +196,41 @@ export interface ReplyAllPrefill {
   from: string;
   subject: string;
   to: string;
+  cc: string;
 }
 
 /**
- * Reply All (data spec §2): to the sender plus the original recipients, unless the sender is already
- * among them (then the recipients only); from the caller's e-mail token when the page has one,
- * otherwise the sender. The thread keeps its first message as `replyOf`.
+ * Reply All (data spec §2): To is the sender plus the original recipients, unless the sender is
+ * already among them (then the recipients only); the original Cc stays Cc (issue 23). The replier
+ * (`readerEmail`) is left out of both lines, unless To would then be empty (a note to oneself): it
+ * goes back to the sender. An address stays on the first line that names it. From is the caller's
+ * e-mail token when the page has one, otherwise the sender; `replyOf` is the thread's first message.
  */
 export function replyAllPrefill(
-  message: Pick<MessageDto, 'id' | 'from' | 'to' | 'subject' | 'replyOf' | 'emailToken'>,
+  message: Pick<
+    MessageDto,
+    'id' | 'from' | 'to' | 'cc' | 'subject' | 'replyOf' | 'emailToken' | 'readerEmail'
+  >,
 ): ReplyAllPrefill {
   const recipients = splitRecipients(message.to);
   const sender = message.from.trim();
-  const hasSender = recipients.some((address) => address.toLowerCase() === sender.toLowerCase());
-  const to = (hasSender ? recipients : [sender, ...recipients]).join(RECIPIENT_SEPARATOR);
+  const key = (address: string) => address.toLowerCase();
+  const hasSender = recipients.some((address) => key(address) === key(sender));
+  const named = new Set([key(message.readerEmail.trim())]);
+  const keep = (addresses: string[]) =>
+    addresses.filter((address) => {
+      if (named.has(key(address))) return false;
+      named.add(key(address));
+      return true;
+    });
+  const to = keep(hasSender ? recipients : [sender, ...recipients]);
+  const cc = keep(splitRecipients(message.cc));
   const subject = /^re:/iu.test(message.subject.trim()) ? message.subject : `Re: ${message.subject}`;
   return {
     replyOf: message.replyOf ?? message.id,
     from: message.emailToken ?? message.from,
     subject: subject.slice(0, MESSAGE_FIELD_MAX_LENGTH),
-    to,
+    to: (to.length > 0 ? to : [sender]).join(RECIPIENT_SEPARATOR),
+    cc: cc.join(RECIPIENT_SEPARATOR),
   };
 }

@@ -156,17 +156,20 @@ export const messageRoutes: FastifyPluginAsyncZod<{
       messages.received(signedIn(request), request.query.limit, request.query.before),
   });
 
-  app.get('/message/sent', {
-    ...authenticated,
-    schema: {
-      tags,
-      summary: "The caller's sent messages, newest first (a page; ?before= the last page's nextCursor)",
-      security: bearerSecurity,
-      querystring: messageListQuerySchema,
-      response: { 200: messageListResponseSchema, ...errors },
-    },
-    handler: async (request) => messages.sent(signedIn(request), request.query.limit, request.query.before),
-  });
+  // The spec's call for the sent list is GET /message/ (data spec §7); /message/sent stays as an alias.
+  for (const url of ['/message/', '/message/sent']) {
+    app.get(url, {
+      ...authenticated,
+      schema: {
+        tags,
+        summary: "The caller's sent messages, newest first (a page; ?before= the last page's nextCursor)",
+        security: bearerSecurity,
+        querystring: messageListQuerySchema,
+        response: { 200: messageListResponseSchema, ...errors },
+      },
+      handler: async (request) => messages.sent(signedIn(request), request.query.limit, request.query.before),
+    });
+  }
 
   app.delete('/message/:id', {
     ...authenticated,

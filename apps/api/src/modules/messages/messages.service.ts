@@ -56,6 +56,7 @@ function toDto(row: MessageRow, reader: MessageReader): MessageDto {
     attachments: row.attachments.map(({ file }) => file),
     replyOf: row.replyOfId,
     emailToken: reader.kind === 'link' ? reader.token : null,
+    readerEmail: reader.email,
   };
 }
 

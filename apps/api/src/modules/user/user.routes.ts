@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   MESSAGES,
   changePasswordRequestSchema,
@@ -43,11 +44,14 @@ export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; auth: AuthS
   app.get('/user/confirmation', {
     schema: {
       tags: ['user'],
-      summary: 'Confirm a sign-up with the token from the e-mail',
+      summary: 'Confirm a sign-up with the token from the e-mail; answers the message as plain text',
       querystring: confirmationQuerySchema,
-      response: { 200: messageResponseSchema, ...errors },
+      produces: ['text/plain'],
+      // The spec's answer is a plain string (data spec §7), not a JSON object.
+      response: { 200: z.string(), ...errors },
     },
-    handler: async (request) => ({ message: await users.confirm(request.query.token) }),
+    handler: async (request, reply) =>
+      reply.type('text/plain; charset=utf-8').send(await users.confirm(request.query.token)),
   });
 
   app.get('/user/isEmailValid/:email', {

@@ -4,12 +4,17 @@ import { apiRequest } from '../../../lib/api-client';
 
 export type MessageBox = 'received' | 'sent';
 
-export const messageListQueryKey = (box: MessageBox) => ['messages', box] as const;
+/** Both lists: what a sent message makes stale. */
+export const MESSAGE_LISTS_QUERY_KEY = ['messages'] as const;
+export const messageListQueryKey = (box: MessageBox) => [...MESSAGE_LISTS_QUERY_KEY, box] as const;
 
-/** GET /message/received or /message/sent: a page, newest first (quiet: it reloads in the background). */
+/** The spec's calls (data spec §7): GET /message/ is the sent list. */
+const LIST_PATHS: Record<MessageBox, string> = { received: '/message/received', sent: '/message/' };
+
+/** GET /message/received or /message/ (sent): a page, newest first (quiet: it reloads in the background). */
 export function listMessages(box: MessageBox, before: string | null): Promise<MessageListResponse> {
   const query = before ? `?before=${encodeURIComponent(before)}` : '';
-  return apiRequest(`/message/${box}${query}`, { schema: messageListResponseSchema, quiet: true });
+  return apiRequest(`${LIST_PATHS[box]}${query}`, { schema: messageListResponseSchema, quiet: true });
 }
 
 /** The panel's list of one box, page by page ("Load more"), reloaded every `refreshIntervalMs`. */

@@ -29,6 +29,9 @@ export function readReplies(id: string, linkToken: string | null): Promise<Messa
   });
 }
 
+/** The viewer's thread queries (`[...key, by]`): a sent reply makes them stale. */
+export const MESSAGE_THREAD_QUERY_KEY = ['message-thread'] as const;
+
 export interface MessageThread {
   /** The message the page was opened for (by id or by token): Reply All answers it. */
   opened: MessageDto;

@@ -9,7 +9,7 @@ import { PageHeading } from '../../../components/page-heading';
 import { isApiError } from '../../../lib/api-client';
 import { PATHS } from '../../../lib/paths';
 import { useSession } from '../../../lib/session';
-import { readThread } from '../api/read-messages';
+import { MESSAGE_THREAD_QUERY_KEY, readThread } from '../api/read-messages';
 import { MessageView } from './message-view';
 
 /**
@@ -24,7 +24,7 @@ export function MessageViewerPage() {
   const { accessToken } = useSession();
   const by = token !== undefined ? { token } : { id: id ?? '' };
   const thread = useQuery({
-    queryKey: ['message-thread', by],
+    queryKey: [...MESSAGE_THREAD_QUERY_KEY, by],
     queryFn: () => readThread(by),
     retry: false,
   });

@@ -12,6 +12,7 @@ import { MessageViewerPage } from './message-viewer-page';
 import { reloadPage } from '../../../lib/navigation';
 import { MessagingPanel } from './messaging-panel';
 import { NewMessagePage } from './new-message-page';
+import { advance, installFakeClock } from '../../../test-support/clock';
 import { closeToasts } from '../../../test-support/dom';
 
 vi.mock('../../../lib/navigation', async (original) => ({
@@ -38,6 +39,7 @@ const message = (id: string, subject: string, extra: Partial<MessageDto> = {}): 
   attachments: [],
   replyOf: null,
   emailToken: null,
+  readerEmail: 'ann@example.com',
   ...extra,
 });
 
@@ -92,7 +94,9 @@ beforeEach(() => {
 afterEach(() => {
   closeToasts();
   cleanup();
+  vi.useRealTimers();
   vi.unstubAllGlobals();
+  vi.mocked(reloadPage).mockClear();
   clearSession();
 });
 
@@ -147,9 +151,46 @@ describe('Write a new message', () => {
       attachments: [{ name: 'hello.txt', content: 'aGVsbG8=' }],
     });
     expect(await screen.findByText(MESSAGES['message.sent'])).toBeTruthy();
-    // Back one page (the dashboard here), then a full reload (data spec §4).
     expect(await screen.findByTestId('panel-messaging')).toBeTruthy();
-    await waitFor(() => expect(reloadPage).toHaveBeenCalled());
+  });
+
+  it('stays in the SPA after Send: back one page by the router, the toast stays, the list reads again (issue 23)', async () => {
+    installFakeClock();
+    const sentRow: MessageListItem = {
+      id: REPLY_2,
+      from: 'ann@example.com',
+      to: 'bob@example.com',
+      cc: '',
+      bcc: '',
+      subject: 'Plans',
+      datetime: '2026-01-05T09:04:03.000Z',
+      replyOf: null,
+      attachmentCount: 0,
+      isRead: true,
+    };
+    fetchMock.mockImplementation((input: RequestInfo | URL) => {
+      const url = String(input);
+      if (url === '/api/message/add')
+        return Promise.resolve(json({ id: REPLY_2, message: MESSAGES['message.sent'] }));
+      if (url === '/api/message/received' || url === '/api/message/')
+        return Promise.resolve(json({ messages: [sentRow], nextCursor: null }));
+      return Promise.reject(new Error(`unexpected call ${url}`));
+    });
+    const user = renderAt({ pathname: PATHS.messagingNew });
+    await user.type(screen.getByRole('textbox', { name: 'To' }), 'bob@example.com');
+    await user.type(screen.getByRole('textbox', { name: 'Subject' }), 'Plans');
+    await user.type(screen.getByRole('textbox', { name: 'Message' }), 'See you.');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await advance(0);
+    expect(calls('/api/message/add')).toHaveLength(1);
+    // Well past the spec's 100 ms reload: still the same document, on the dashboard the router
+    // went back to, with the toast and the list read after the send.
+    await advance(1000);
+    expect(reloadPage).not.toHaveBeenCalled();
+    expect(screen.getByTestId('panel-messaging')).toBeTruthy();
+    expect(screen.getByText(MESSAGES['message.sent'])).toBeTruthy();
+    expect(screen.getByText('Plans')).toBeTruthy();
+    expect(calls('/api/message/received').length).toBeGreaterThan(0);
   });
 
   it('removes a chosen file before sending', async () => {
@@ -174,6 +215,7 @@ describe('the message viewer', () => {
   const first = message(FIRST, 'Figures');
   const older = message(REPLY_1, 'Re: Figures', {
     from: 'bob@example.com',
+    cc: 'dee@example.com',
     replyOf: FIRST,
     datetime: '2026-01-06T09:00:00.000Z',
   });
@@ -187,7 +229,8 @@ describe('the message viewer', () => {
     fetchMock.mockImplementation((input: RequestInfo | URL, init?: RequestInit) => {
       const url = String(input);
       const headers = (init?.headers ?? {}) as Record<string, string>;
-      if (url === '/api/message/token/tok') return Promise.resolve(json({ ...older, emailToken: 'tok' }));
+      if (url === '/api/message/token/tok')
+        return Promise.resolve(json({ ...older, emailToken: 'tok', readerEmail: 'cid@example.com' }));
       if (url === `/api/message/id/${FIRST}` && headers['x-message-token'] === 'tok')
         return Promise.resolve(json(first));
       if (url === `/api/message/reply-of/${FIRST}` && headers['x-message-token'] === 'tok')
@@ -203,13 +246,15 @@ describe('the message viewer', () => {
     ]);
     expect(screen.queryByRole('button', { name: 'Return to dashboard' })).toBeNull();
 
-    // Reply All answers the message the link was sent with: its sender plus its recipients.
+    // Reply All answers the message the link was sent with: its sender plus its recipients, the
+    // Cc kept as Cc, without the replier (the link's address, issue 23).
     await user.click(screen.getByRole('button', { name: 'Reply All' }));
     expect(JSON.parse(screen.getByTestId('landing').textContent ?? '')).toEqual({
       replyOf: FIRST,
       from: 'tok',
       subject: 'Re: Figures',
-      to: 'bob@example.com;cid@example.com',
+      to: 'bob@example.com',
+      cc: 'dee@example.com',
     });
   });
 

@@ -3,23 +3,24 @@ import { Alert, Box, Button, Chip, LinearProgress, Paper, Stack, TextField } fro
 import AttachFile from '@mui/icons-material/AttachFile';
 import Cancel from '@mui/icons-material/Cancel';
 import Send from '@mui/icons-material/Send';
-import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import { Navigate, generatePath, useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import {
   FORM_PREFILL_DELAY_MS,
   MESSAGES,
   MESSAGE_BODY_MAX_ROWS,
   MESSAGE_BODY_MIN_ROWS,
-  RELOAD_AFTER_SEND_MS,
   sendMessageRequestSchema,
 } from '@pagewright/shared';
 import { PageHeading } from '../../../components/page-heading';
 import { isApiError } from '../../../lib/api-client';
 import { fieldErrorsOf, hasErrors, type FieldErrors } from '../../../lib/form-errors';
-import { reloadPage } from '../../../lib/navigation';
 import { PATHS } from '../../../lib/paths';
 import { useSession } from '../../../lib/session';
 import { toast } from '../../../lib/toast';
+import { MESSAGE_LISTS_QUERY_KEY } from '../api/list-messages';
+import { MESSAGE_THREAD_QUERY_KEY } from '../api/read-messages';
 import { fileToBase64, sendMessage } from '../api/send-message';
 
 type Field = 'to' | 'cc' | 'bcc' | 'subject' | 'body';
@@ -58,6 +59,7 @@ export function NewMessagePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
+  const queryClient = useQueryClient();
   const { accessToken, username } = useSession();
   const [prefill] = useState(() => prefillOf(location.state));
   const [values, setValues] = useState(EMPTY);
@@ -84,6 +86,19 @@ export function NewMessagePage() {
   if (accessToken === null && !(prefill.replyOf && prefill.from))
     return <Navigate to={PATHS.login} replace />;
 
+  /** Back one page; opened without a page before it, the link's thread or the dashboard. */
+  const goBack = () => {
+    if (location.key !== 'default') {
+      navigate(-1);
+      return;
+    }
+    const isLinkReply = accessToken === null && prefill.from !== undefined;
+    const path = isLinkReply
+      ? generatePath(PATHS.messageByToken, { token: prefill.from ?? '' })
+      : PATHS.dashboard;
+    navigate(path, { replace: true });
+  };
+
   const change = (field: Field) => (event: { target: { value: string } }) => {
     setValues((current) => ({ ...current, [field]: event.target.value }));
     setErrors((current) => ({ ...current, [field]: undefined }));
@@ -104,9 +119,12 @@ export function NewMessagePage() {
         from: prefill.from || username || '',
         attachments,
       });
+      // Stays in the SPA (issue 23): the toast shows, and the lists and the thread read again
+      // instead of a full reload of the page returned to (data spec §4).
       toast.success(MESSAGES['message.sent']);
-      navigate(-1);
-      window.setTimeout(reloadPage, RELOAD_AFTER_SEND_MS);
+      void queryClient.invalidateQueries({ queryKey: MESSAGE_LISTS_QUERY_KEY });
+      void queryClient.invalidateQueries({ queryKey: MESSAGE_THREAD_QUERY_KEY });
+      goBack();
     } catch (error) {
       const field = isApiError(error) && error.field && (FIELDS as readonly string[]).includes(error.field);
       if (field && isApiError(error)) setErrors({ [error.field as Field]: error.message });

@@ -1,11 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
-import { messageResponseSchema, type MessageResponse } from '@pagewright/shared';
+import { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client';
 
-/** GET /api/user/confirmation?token=: 200 with the success text, 400 'Invalid Token'. */
-export function confirmRegistration(token: string): Promise<MessageResponse> {
+/** GET /api/user/confirmation?token=: 200 with the success text as a plain string, 400 'Invalid Token'. */
+export function confirmRegistration(token: string): Promise<string> {
   return apiRequest(`/user/confirmation?token=${encodeURIComponent(token)}`, {
-    schema: messageResponseSchema,
+    schema: z.string(),
     anonymous: true,
   });
 }

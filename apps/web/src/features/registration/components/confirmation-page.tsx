@@ -24,8 +24,8 @@ export function ConfirmationPage() {
 
   useEffect(() => {
     if (isSuccess) {
-      if (data.message.includes(MESSAGES['confirmation.success'])) toast.success(data.message);
-      else toast.error(data.message);
+      if (data.includes(MESSAGES['confirmation.success'])) toast.success(data);
+      else toast.error(data);
     } else if (isError) {
       toast.error(
         error instanceof ApiError && error.hasServerMessage ? error.message : t('confirmation.error'),
