@@ -316,6 +316,39 @@ describe('reading statements', () => {
       .send({ tokenList: tokens })
       .expect(404);
   });
+
+  it('keeps the order the files were given in the consolidated CSV and find, not the order they were read in', async () => {
+    // Read at once (they finish in any order), then asked for in an order of the caller's own.
+    const names = ['given-1.pdf', 'given-2.pdf', 'given-3.pdf'];
+    const read = await Promise.all(
+      names.map(async (name, index) => {
+        const response = await recognize(
+          owner,
+          template.id,
+          await statementPdf(statementValues(20 + index)),
+          name,
+        );
+        expect(response.status, JSON.stringify(response.body)).toBe(200);
+        return (response.body as RecognitionResult).token;
+      }),
+    );
+    const [first, second, third] = read as [string, string, string];
+    for (const order of [
+      [third, first, second],
+      [second, third, first],
+    ]) {
+      const expectedFiles = order.map((token) => names[read.indexOf(token)]);
+      const consolidated = await api()
+        .post('/api/statement-recognition/text-to-csv-consolidated')
+        .set(bearer(owner))
+        .send({ tokenList: order })
+        .expect(200);
+      const files = [...new Set(parseRecognitionCsv(consolidated.text).map((row) => row.filename))];
+      expect(files).toEqual(expectedFiles);
+      const found = await values(owner, order);
+      expect([...new Set(found.map((value) => value.filename))]).toEqual(expectedFiles);
+    }
+  });
 });
 
 describe('copy, delete and other users', () => {

@@ -226,6 +226,17 @@ describe('saving schedulers', () => {
       'Please select an interval',
       'minuteInterval',
     );
+    // "0" is no interval: refused, never saved as every minute.
+    await refused(
+      { ...base, scheduleType: 'MINUTE_INTERVAL', minuteInterval: 0 },
+      'Please select an interval',
+      'minuteInterval',
+    );
+    await refused(
+      { ...base, scheduleType: 'MINUTE_INTERVAL', minuteInterval: '0' },
+      'Please select an interval',
+      'minuteInterval',
+    );
     await refused(
       { ...base, scheduleType: 'MINUTE_INTERVAL', minuteInterval: 1441 },
       'Please select an interval',

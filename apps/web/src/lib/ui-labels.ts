@@ -589,7 +589,7 @@ export const UI_LABELS = {
   'schedulers.monthly.short.29': '{{frequency}} — last day of February in common years',
   'schedulers.monthly.short.30': '{{frequency}} — last day in February',
   'schedulers.monthly.short.31': '{{frequency}} — last day in shorter months',
-  'schedulers.next.run': 'Next run: {{time}} ({{zone}})',
+  'schedulers.next.run': 'Next run: {{time}}',
   'schedulers.next.run.none': 'No next run',
   'schedulers.last.run': 'Last run: {{name}}',
   'schedulers.never.run': 'Never run',

@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import { DAYS_OF_WEEK, type SchedulerDto } from '@pagewright/shared';
+import { zonedDateTimeText } from '../../lib/zoned-time';
 
 export type TimetableFields = Pick<
   SchedulerDto,
@@ -41,11 +42,7 @@ export function frequencyText(timetable: TimetableFields, t: TFunction): string 
   }
 }
 
-/** An instant in the browser's locale, told in `timeZone` (the scheduler's). */
+/** An instant told in `timeZone` (the scheduler's), with the zone's name: the dashboard's one format. */
 export function dateTimeText(iso: string, timeZone: string): string {
-  const instant = new Date(iso);
-  if (Number.isNaN(instant.getTime())) return iso;
-  return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(
-    instant,
-  );
+  return zonedDateTimeText(iso, timeZone);
 }

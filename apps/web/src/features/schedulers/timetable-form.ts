@@ -48,16 +48,6 @@ export function typedNumber(raw: string, field: NumberField): string {
   return Number(digits) > max ? String(max) : digits;
 }
 
-/**
- * A number field's text when it is left: raised to the minimum (raising it while typing would turn
- * the 0 of "05" into a 1 before the 5 comes).
- */
-export function leftNumber(text: string, field: NumberField): string {
-  if (text === '') return '';
-  const { min } = NUMBER_RANGES[field];
-  return Number(text) < min ? String(min) : text;
-}
-
 function isInRange(text: string, field: NumberField): boolean {
   if (!/^\d+$/u.test(text)) return false;
   const { min, max } = NUMBER_RANGES[field];

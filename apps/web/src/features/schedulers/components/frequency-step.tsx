@@ -15,14 +15,17 @@ import { DAYS_OF_WEEK, SCHEDULE_TYPES, type DayOfWeek, type ScheduleType } from 
 import {
   BLOCKED_NUMBER_KEYS,
   NUMBER_RANGES,
-  leftNumber,
   typedNumber,
   type NumberField,
   type TimetableErrors,
   type TimetableForm,
 } from '../timetable-form';
 
-/** One of the step's numbers (spec §5): digits only, clamped, 4 characters, no minus, plus or 'e'. */
+/**
+ * One of the step's numbers (spec §5): digits only, clamped to the maximum, 4 characters, no minus,
+ * plus or 'e'. A number below the minimum is not raised (a 0 interval would save as "Every minute"
+ * unseen): Next refuses it with the spec's text.
+ */
 function NumberInput({
   field,
   label,
@@ -50,7 +53,6 @@ function NumberInput({
         if (BLOCKED_NUMBER_KEYS.has(event.key)) event.preventDefault();
       }}
       onChange={(event) => onChange({ ...form, [field]: typedNumber(event.target.value, field) })}
-      onBlur={() => onChange({ ...form, [field]: leftNumber(form[field], field) })}
       error={error !== undefined}
       helperText={error ?? helperText ?? t('schedulers.field.range', range)}
       slotProps={{ htmlInput: { min: range.min, max: range.max, step: 1, inputMode: 'numeric' } }}

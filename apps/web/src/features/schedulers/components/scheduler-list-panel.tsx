@@ -24,56 +24,58 @@ import { SchedulerFiringsDialog } from './scheduler-firings-dialog';
 
 const TITLE = DASHBOARD_PANELS.find((panel) => panel.id === 'scheduler')?.title ?? 'Scheduler';
 
+/**
+ * The row's description is one clipped line; the summary under it wraps instead (white-space
+ * normal), so the last run's time is never cut off on a narrow card.
+ */
+const WRAPS = { display: 'block', whiteSpace: 'normal' } as const;
+
 /** Frequency, next run and the last run's state under a scheduler's description. */
 function SchedulerSummary({ scheduler }: { scheduler: SchedulerDto }) {
   const { t } = useTranslation();
   const { lastRun } = scheduler;
   return (
     <>
-      <Typography
-        variant="caption"
-        component="span"
-        sx={{ display: 'block' }}
-        data-testid="scheduler-frequency"
-      >
+      <Typography variant="caption" component="span" sx={WRAPS} data-testid="scheduler-frequency">
         {frequencyText(scheduler, t)}
       </Typography>
-      <Typography
-        variant="caption"
-        component="span"
-        sx={{ display: 'block' }}
-        data-testid="scheduler-next-run"
-      >
+      <Typography variant="caption" component="span" sx={WRAPS} data-testid="scheduler-next-run">
         {scheduler.nextRunAt
-          ? t('schedulers.next.run', {
-              time: dateTimeText(scheduler.nextRunAt, scheduler.timeZone),
-              zone: scheduler.timeZone,
-            })
+          ? t('schedulers.next.run', { time: dateTimeText(scheduler.nextRunAt, scheduler.timeZone) })
           : t('schedulers.next.run.none')}
       </Typography>
       {lastRun ? (
+        // Wraps rather than clips: a long extractor name must not push the time out of the card.
         <Stack
           direction="row"
-          spacing={1}
+          useFlexGap
           component="span"
-          sx={{ alignItems: 'center', mt: 0.5 }}
+          sx={{
+            alignItems: 'center',
+            flexWrap: 'wrap',
+            columnGap: 1,
+            rowGap: 0.5,
+            whiteSpace: 'normal',
+            mt: 0.5,
+            minWidth: 0,
+          }}
           data-testid="scheduler-last-run"
         >
-          <Typography variant="caption" component="span" noWrap>
+          <Typography variant="caption" component="span" sx={{ overflowWrap: 'anywhere', minWidth: 0 }}>
             {t('schedulers.last.run', { name: lastRun.extractorName })}
           </Typography>
           <RunStatusChip status={lastRun.status} component="span" />
-          <Typography variant="caption" component="time" dateTime={lastRun.startedAt} noWrap>
+          <Typography
+            variant="caption"
+            component="time"
+            dateTime={lastRun.startedAt}
+            sx={{ whiteSpace: 'nowrap' }}
+          >
             {dateTimeText(lastRun.startedAt, scheduler.timeZone)}
           </Typography>
         </Stack>
       ) : (
-        <Typography
-          variant="caption"
-          component="span"
-          sx={{ display: 'block' }}
-          data-testid="scheduler-last-run"
-        >
+        <Typography variant="caption" component="span" sx={WRAPS} data-testid="scheduler-last-run">
           {t('schedulers.never.run')}
         </Typography>
       )}

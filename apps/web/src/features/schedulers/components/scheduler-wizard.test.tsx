@@ -169,15 +169,24 @@ describe('scheduler wizard, step 1: frequency', () => {
     expect(screen.queryByText(MESSAGES['scheduler.hour.required'])).toBeNull();
   });
 
-  it('clamps each number to its range: above at once, below when the field is left', async () => {
+  it('an interval of 0 stays 0 and Next refuses it with the spec’s text (never saved as every minute)', async () => {
+    const user = renderNewWizard();
+    await chooseFrequency(user, 'Interval');
+    await user.type(number('Interval in minutes'), '0');
+    await user.tab();
+    expect(number('Interval in minutes').value).toBe('0');
+    await next(user);
+    expect(screen.getByText(MESSAGES['scheduler.interval.required'])).toBeTruthy();
+    expect(number('Interval in minutes').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.queryByRole('checkbox', { name: 'Run Shop prices' })).toBeNull();
+    expect(sentSaves()).toEqual([]);
+  });
+
+  it('clamps each number to its maximum at once; a number below the minimum is refused, not raised', async () => {
     const user = renderNewWizard();
     await chooseFrequency(user, 'Interval');
     await user.type(number('Interval in minutes'), '5000');
     expect(number('Interval in minutes').value).toBe('1440');
-    await user.clear(number('Interval in minutes'));
-    await user.type(number('Interval in minutes'), '0');
-    await user.tab();
-    expect(number('Interval in minutes').value).toBe('1');
 
     await chooseFrequency(user, 'Monthly');
     await user.type(number('Hour'), '99');
@@ -189,7 +198,9 @@ describe('scheduler wizard, step 1: frequency', () => {
     await user.clear(number('Day of the month'));
     await user.type(number('Day of the month'), '0');
     await user.tab();
-    expect(number('Day of the month').value).toBe('1');
+    expect(number('Day of the month').value).toBe('0');
+    await next(user);
+    expect(screen.getByText(MESSAGES['scheduler.day.of.month.required'])).toBeTruthy();
     // A leading zero stays while typing: "05" is not turned into 15.
     await user.clear(number('Minute'));
     await user.type(number('Minute'), '05');

@@ -113,4 +113,34 @@ describe('the recognition screen', () => {
       tokenList: ['token-a.pdf', 'token-b.pdf', 'token-d.pdf'],
     });
   });
+
+  it('keeps the order the files were given, whatever order they finish in, and drops the "ready" line', async () => {
+    const user = renderPage();
+    await user.click(await screen.findByRole('combobox', { name: 'Template' }));
+    await user.click(await screen.findByRole('option', { name: 'KYC' }));
+    await user.upload(screen.getByTestId('pdf-input'), ['a.pdf', 'b.pdf', 'c.pdf'].map(pdf));
+    const ready = '3 PDF files ready. Choose a template and press Process.';
+    expect(await screen.findByText(ready)).toBeTruthy();
+    await user.click(await screen.findByRole('button', { name: 'Process' }));
+    await waitFor(() => expect(pending).toHaveLength(3));
+    expect(screen.queryByText(ready)).toBeNull();
+    pending[2]?.(result('c.pdf'));
+    expect(await screen.findByText('1 of 3 processed')).toBeTruthy();
+    pending[1]?.(result('b.pdf'));
+    expect(await screen.findByText('2 of 3 processed')).toBeTruthy();
+    pending[0]?.(result('a.pdf'));
+    expect(await screen.findByText('3 of 3 processed')).toBeTruthy();
+    const names = screen
+      .getAllByTestId('recognition-result')
+      .map((card) => within(card).getByRole('heading').textContent);
+    expect(names).toEqual(['a.pdf', 'b.pdf', 'c.pdf']);
+    await screen.findByRole('button', { name: 'Show consolidated results' });
+    const consolidated = fetchMock.mock.calls.find(([url]) =>
+      String(url).endsWith('text-to-csv-consolidated'),
+    );
+    expect(JSON.parse(String((consolidated?.[1] as RequestInit).body))).toEqual({
+      tokenList: ['token-a.pdf', 'token-b.pdf', 'token-c.pdf'],
+    });
+    expect(screen.queryByText(ready)).toBeNull();
+  });
 });

@@ -71,24 +71,29 @@ export function StatementRecognitionPage() {
     setOutcomes([]);
     setConsolidated(null);
     setProgress(0);
-    const done: Outcome[] = [];
+    // Each file's outcome keeps the place the file was given in (answers come in completion order).
+    const byIndex: (Outcome | undefined)[] = [];
+    const finished = () => byIndex.filter((outcome): outcome is Outcome => outcome !== undefined);
     let next = 0;
     const worker = async () => {
       while (next < files.length && run.current === thisRun) {
-        const file = files[next] as File;
+        const index = next;
+        const file = files[index] as File;
         next += 1;
         try {
-          done.push({ file, result: await recognizePdf(templateId, file) });
+          byIndex[index] = { file, result: await recognizePdf(templateId, file) };
         } catch {
-          done.push({ file, error: true });
+          byIndex[index] = { file, error: true };
         }
         if (run.current !== thisRun) return;
-        setOutcomes([...done]);
+        const done = finished();
+        setOutcomes(done);
         setProgress((100 * done.length) / files.length);
       }
     };
     await Promise.all(Array.from({ length: Math.min(FILES_AT_ONCE, files.length) }, worker));
     if (run.current !== thisRun) return;
+    const done = finished();
     const tokens = done.flatMap((outcome) => ('result' in outcome ? [outcome.result.token] : []));
     if (done.some((outcome) => 'error' in outcome)) toast.error(MESSAGES['recognition.error']);
     else toast.success(MESSAGES['recognition.success']);
@@ -157,9 +162,11 @@ export function StatementRecognitionPage() {
                 />
               ) : (
                 <>
-                  <Alert severity="info">
-                    {`${files.length} PDF file${files.length === 1 ? '' : 's'} ready. Choose a template and press Process.`}
-                  </Alert>
+                  {progress === null && outcomes.length === 0 && (
+                    <Alert severity="info">
+                      {`${files.length} PDF file${files.length === 1 ? '' : 's'} ready. Choose a template and press Process.`}
+                    </Alert>
+                  )}
                   <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
                     {files.map((file, index) => (
                       <Chip key={`${file.name}-${index}`} label={file.name} size="small" />
