@@ -4,7 +4,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
 import type { MessageListItem } from '@pagewright/shared';
 import '../../../lib/i18n';
-import { clearSession, storeLogin } from '../../../lib/session';
+import { clearSession } from '../../../lib/session';
+import { jsonResponse as json, signInAsAnn } from '../../../test-support/session';
 import { MessagingPanel } from './messaging-panel';
 
 const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -22,20 +23,8 @@ const received: MessageListItem = {
   isRead: true,
 };
 
-const json = (body: unknown) =>
-  new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
-
 beforeEach(() => {
-  clearSession();
-  storeLogin({
-    accessToken: 'token-of-ann',
-    refreshToken: 'refresh-of-ann',
-    username: 'ann@example.com',
-    tempPasswordSet: false,
-    enabled: true,
-    daysToExpire: 90,
-    viewerEmail: null,
-  } as Parameters<typeof storeLogin>[0]);
+  signInAsAnn();
   vi.stubGlobal(
     'fetch',
     vi.fn((input: RequestInfo | URL) => {

@@ -7,7 +7,8 @@ import { MESSAGES, type MessageDto, type MessageListItem } from '@pagewright/sha
 import { Toaster } from '../../../components/toaster';
 import '../../../lib/i18n';
 import { PATHS } from '../../../lib/paths';
-import { clearSession, storeLogin } from '../../../lib/session';
+import { clearSession } from '../../../lib/session';
+import { signInAsAnn } from '../../../test-support/session';
 import { MessageViewerPage } from './message-viewer-page';
 import { reloadPage } from '../../../lib/navigation';
 import { MessagingPanel } from './messaging-panel';
@@ -44,17 +45,6 @@ const message = (id: string, subject: string, extra: Partial<MessageDto> = {}): 
 });
 
 let fetchMock: ReturnType<typeof vi.fn>;
-/** Signs the tab in as Ann (the session store the screens read). */
-const signIn = () =>
-  storeLogin({
-    accessToken: 'token-of-ann',
-    refreshToken: 'refresh-of-ann',
-    username: 'ann@example.com',
-    tempPasswordSet: false,
-    enabled: true,
-    daysToExpire: 90,
-    viewerEmail: null,
-  } as Parameters<typeof storeLogin>[0]);
 
 const calls = (path: string) =>
   fetchMock.mock.calls.filter(([url]) => String(url) === path).map(([, init]) => init as RequestInit);
@@ -101,7 +91,7 @@ afterEach(() => {
 });
 
 describe('Write a new message', () => {
-  beforeEach(() => signIn());
+  beforeEach(() => signInAsAnn());
 
   it("checks on Send with the spec's texts and sends nothing", async () => {
     const user = renderAt({ pathname: PATHS.messagingNew });
@@ -259,7 +249,7 @@ describe('the message viewer', () => {
   });
 
   it('shows the way back to the dashboard with a session, and the invalid-link text for a dead link', async () => {
-    signIn();
+    signInAsAnn();
     fetchMock.mockImplementation((input: RequestInfo | URL) => {
       const url = String(input);
       if (url === `/api/message/id/${FIRST}`) return Promise.resolve(json(first));
@@ -279,7 +269,7 @@ describe('the message viewer', () => {
 
 describe('the dashboard panel', () => {
   it('cuts long subjects, bolds unread ones and opens a message', async () => {
-    signIn();
+    signInAsAnn();
     const row = (id: string, subject: string, isRead: boolean): MessageListItem => ({
       id,
       from: 'bob@example.com',

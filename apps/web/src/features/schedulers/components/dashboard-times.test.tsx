@@ -4,14 +4,12 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
 import type { SchedulerDto } from '@pagewright/shared';
 import '../../../lib/i18n';
-import { clearSession, storeLogin } from '../../../lib/session';
+import { clearSession } from '../../../lib/session';
+import { jsonResponse as json, signInAsAnn } from '../../../test-support/session';
 import { SchedulerListPanel } from './scheduler-list-panel';
 
 const SCHEDULER_ID = '3a4b5c6d-7e8f-4a9b-8c1d-2e3f4a5b6c7d';
 const RUN_ID = '4b5c6d7e-8f9a-4b0c-9d1e-2f3a4b5c6d7e';
-
-const json = (body: unknown) =>
-  new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
 
 const scheduler: SchedulerDto = {
   id: SCHEDULER_ID,
@@ -36,16 +34,7 @@ const scheduler: SchedulerDto = {
 };
 
 beforeEach(() => {
-  clearSession();
-  storeLogin({
-    accessToken: 'token-of-ann',
-    refreshToken: 'refresh-of-ann',
-    username: 'ann@example.com',
-    tempPasswordSet: false,
-    enabled: true,
-    daysToExpire: 90,
-    viewerEmail: null,
-  } as Parameters<typeof storeLogin>[0]);
+  signInAsAnn();
   vi.stubGlobal(
     'fetch',
     vi.fn((input: RequestInfo | URL) => {
