@@ -788,3 +788,96 @@ describe('a dataset table never outlives its dataset', () => {
     expect(await tableExists(datasetId)).toBe(false);
   });
 });
+
+describe('the wizard tells a newcomer what it needs (issue 23)', () => {
+  let newcomer: SignedInUser;
+  let extractor: string;
+
+  beforeAll(async () => {
+    newcomer = await createSignedInUser(db, apiUrl, mailUrl, 'datasets-newcomer');
+    extractor = await insertExtractor(newcomer, 'Newcomer reader', [
+      ...statementActions(1),
+      { sequence: 70, type: 'GET_TEXT', selectorValue: 'h1' },
+    ]);
+  });
+
+  it('offers an action without a label of its own with no label, never its raw type', async () => {
+    const offered = (await offeredRows(newcomer)).filter((row) => row.extractorId === extractor);
+    const unlabeled = offered.find((row) => row.actionSequence === 70);
+    expect(unlabeled).toMatchObject({ actionType: 'GET_TEXT', tableColumnId: null });
+    expect(unlabeled?.extractorLabelTableColumnDto).toEqual({
+      extractorName: 'Newcomer reader',
+      actionLabel: null,
+      tableName: null,
+      tableColumnName: null,
+    });
+    expect(
+      offered.some((row) => /GET_[A-Z]+ \(/u.test(row.extractorLabelTableColumnDto.actionLabel ?? '')),
+    ).toBe(false);
+  });
+
+  it('refuses a save with nothing mapped in a sentence, keeping the draft and the saved dataset', async () => {
+    const as = bearer(newcomer);
+    const nameRow = (await offeredRows(newcomer)).find(
+      (row) => row.extractorId === extractor && rowName(row) === 'Statements / Name',
+    )!;
+    const unticked = {
+      rows: [
+        {
+          actionId: nameRow.actionId,
+          tableColumnId: nameRow.tableColumnId,
+          checkBoxes: [{ datasetFieldName: 'Name', checked: false }],
+        },
+      ],
+    };
+    const created = await api()
+      .post('/api/dataset/createdataset')
+      .set(as)
+      .send({ type: 'CUSTOM', name: 'Nothing mapped', description: 'no boxes' })
+      .expect(201);
+    const datasetId = (created.body as { id: string }).id;
+    await api()
+      .post('/api/dataset/datasetfield')
+      .set(as)
+      .send({ fields: [{ name: 'Name' }] })
+      .expect(200);
+    for (const body of [unticked, { rows: [] }]) {
+      const refused = await api()
+        .post('/api/dataset/save')
+        .query({ datasetId })
+        .set(as)
+        .send(body)
+        .expect(400);
+      expect(refused.body).toMatchObject({ message: MESSAGES['dataset.map.none'], field: 'rows' });
+    }
+    expect(await db.dataset.count({ where: { id: datasetId } })).toBe(0);
+    expect(await tableExists(datasetId)).toBe(false);
+    // The wizard goes on where it was: the draft still holds the fields.
+    const draft = await api().get('/api/dataset/datasetfieldlist').set(as).expect(200);
+    expect((draft.body as { datasetFieldDtoList: DatasetFieldDto[] }).datasetFieldDtoList).toHaveLength(1);
+    await api().get('/api/dataset/canceldataset').set(as).expect(200);
+
+    // Editing a saved dataset and unticking everything leaves it as it was.
+    const saved = await buildDataset(newcomer, 'Mapped', [{ name: 'Name' }], {
+      [extractor]: { Name: 'Statements / Name' },
+    });
+    const before = await edit(newcomer, saved);
+    expect(before.datasetMap).toHaveLength(1);
+    await api()
+      .post('/api/dataset/labeltablecolumnlist')
+      .set(as)
+      .send({ rows: before.labelTablesColumnsSelect })
+      .expect(200);
+    const refused = await api()
+      .post('/api/dataset/save')
+      .query({ datasetId: saved })
+      .set(as)
+      .send(unticked)
+      .expect(400);
+    expect(refused.body).toMatchObject({ message: MESSAGES['dataset.map.none'], field: 'rows' });
+    const after = await edit(newcomer, saved);
+    expect(after.datasetMap).toEqual(before.datasetMap);
+    expect(after.labelTablesColumnsSelect).toEqual(before.labelTablesColumnsSelect);
+    await api().get('/api/dataset/canceldataset').set(as).expect(200);
+  });
+});

@@ -176,6 +176,8 @@ export const MESSAGES = {
     'Every extractor that fills this dataset must fill all its key fields: {{fields}}',
   'dataset.map.unknown.row': 'This value is not one of your extractors any more; go back a step',
   'dataset.map.unknown.field': 'There is no field named "{{name}}" in this dataset',
+  'dataset.map.none':
+    'Tick at least one box to map a value to a field: a dataset with nothing mapped would never get any rows.',
 
   // Queries (data spec §5, §8)
   'scheduler.list.error.name': 'Name is required',
@@ -224,6 +226,7 @@ export const MESSAGES = {
   'query.not.found': 'Query not found',
   'query.file.not.found': 'File not found',
   'query.export.error': 'The spreadsheet could not be made. Please try again later.',
+  'query.export.busy': 'Too many exports are running. Try again shortly.',
 
   // Messaging (data spec §5, §8; issue 14)
   'message.to.required': 'Field TO cannot be empty',
@@ -289,6 +292,15 @@ export const MESSAGES = {
   'recognition.too.many.files': 'Up to 100 PDF files at a time',
   'recognition.not.pdf': 'Only PDF files are accepted',
   'recognition.token.unknown': 'This result is not available any more; process the file again',
+  'recognition.mismatch': 'Does not match the template',
+  'recognition.mismatch.label': 'Template',
+  'recognition.failed.boxes': 'boxes that failed: {{boxes}}',
+  'recognition.mismatch.page.count': 'it has {{pageCount}} pages where the sample had {{samplePageCount}}',
+  'recognition.mismatch.page.size': 'page {{page}} is {{size}} pt, not the size of the sample\'s page{{sampleSize}}',
+  'recognition.mismatch.anchors': 'the labels the boxes are anchored to are not on the page: {{labels}}',
+  'recognition.mismatch.unlike': 'most boxes read text unlike the sample\'s: {{labels}}',
+  'recognition.box.anchor.missing': 'its anchor label is not on the page',
+  'recognition.box.unlike.sample': 'it reads text unlike the sample\'s',
 
   // Settings screen
   'settings.title': 'Settings',

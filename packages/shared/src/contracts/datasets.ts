@@ -113,7 +113,8 @@ export type LabelColumnKey = z.infer<typeof labelColumnKeySchema>;
 export const labelColumnRowSchema = labelColumnKeySchema.extend({
   extractorLabelTableColumnDto: z.object({
     extractorName: z.string(),
-    actionLabel: z.string(),
+    /** The action's own label; null when it has none (the SPA names it by type and step, as the builder does). */
+    actionLabel: z.string().nullable(),
     tableName: z.string().nullable(),
     tableColumnName: z.string().nullable(),
   }),

@@ -74,7 +74,7 @@ export function createDatasetService(deps: { datasets: DatasetRepository; drafts
         actionSequence: action.sequence,
         extractorId: action.extractor.id,
       };
-      const actionLabel = action.label?.trim() || `${action.type} (${action.sequence})`;
+      const actionLabel = action.label?.trim() || null;
       if (action.type === 'GET_TABLE') {
         const table = action.getTable;
         if (!table) return [];
@@ -273,6 +273,8 @@ export function createDatasetService(deps: { datasets: DatasetRepository; drafts
         throw nameTaken();
       const fieldIds = draft.fields.map((field) => field.datasetFieldId ?? randomUUID());
       const maps = mapsOf(draft, fieldIds, await labelColumnRows(userId), request);
+      // Nothing mapped would save a dataset no run ever fills; refused before anything is written.
+      if (maps.length === 0) throw AppError.validation(MESSAGES['dataset.map.none'], 'rows');
       if (!draft.isNew) {
         const saved = await ownedOrNotFound(userId, draft.id);
         const kept = new Set(fieldIds);

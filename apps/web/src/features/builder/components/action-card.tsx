@@ -16,6 +16,7 @@ import {
 import { keyframes } from '@mui/material/styles';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { actionTitle } from '../../../lib/action-labels';
 import {
   FIELD_ASK_TYPES,
   type ActionType,
@@ -123,10 +124,6 @@ function tableSummary(table: TableDefinition, t: TFunction): string[] {
       ? [t('builder.card.table.pages', { count: table.maxPages })]
       : []),
   ];
-}
-
-export function actionTitle(type: ActionType, t: TFunction): string {
-  return t(`dialogs.action.type.${type}`);
 }
 
 /**

@@ -3,7 +3,7 @@ import { ListSubheader, MenuItem, MenuList, Paper, Typography } from '@mui/mater
 import { useTranslation } from 'react-i18next';
 import { offeredActionTypes, type ActionType, type ExtractorType } from '@pagewright/shared';
 import { groupActionTypes } from '../builder-texts';
-import { actionTitle } from './action-card';
+import { actionTitle } from '../../../lib/action-labels';
 
 export interface ActionMenuProps {
   extractorType: ExtractorType;

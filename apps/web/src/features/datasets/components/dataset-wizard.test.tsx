@@ -32,8 +32,35 @@ const offeredRow: LabelColumnRow = {
   valueType: 'TEXT',
 };
 
+/** A GET_TEXT without a label of its own, step 70 of the same extractor. */
+const unlabeledRow: LabelColumnRow = {
+  actionId: '2f3a4b5c-6d7e-4f8a-9b0c-1d2e3f4a5b6c',
+  tableColumnId: null,
+  extractorLabelTableColumnDto: {
+    extractorName: 'Shop',
+    actionLabel: null,
+    tableName: null,
+    tableColumnName: null,
+  },
+  actionType: 'GET_TEXT',
+  actionSequence: 70,
+  extractorId: '1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b',
+  valueType: 'TEXT',
+};
+
+const savedField: DatasetFieldDto = {
+  id: '5b8d2e3f-6a7b-4c8d-9e0f-1a2b3c4d5e6f',
+  datasetFieldId: '5b8d2e3f-6a7b-4c8d-9e0f-1a2b3c4d5e6f',
+  name: 'Product',
+  type: 'TEXT',
+  dataSetKey: true,
+  sequence: 0,
+};
+
 /** The API as the wizard sees it: each call's answer, and the bodies sent. */
 let draftFields: DatasetFieldDto[];
+let draftSelected: { actionId: string; tableColumnId: string | null }[];
+let offered: LabelColumnRow[];
 let fetchMock: ReturnType<typeof vi.fn>;
 const sent = (path: string) =>
   fetchMock.mock.calls
@@ -42,6 +69,8 @@ const sent = (path: string) =>
 
 beforeEach(() => {
   draftFields = [];
+  draftSelected = [];
+  offered = [offeredRow];
   fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     if (url === '/api/dataset/datasetfieldlist')
@@ -57,7 +86,49 @@ beforeEach(() => {
       return Promise.resolve(json({ datasetFieldDtoList: draftFields }));
     }
     if (url === '/api/dataset/datasetlabelcolumn')
-      return Promise.resolve(json({ labelTablesColumnsDto: [offeredRow], labelTablesColumnsSelect: [] }));
+      return Promise.resolve(
+        json({ labelTablesColumnsDto: offered, labelTablesColumnsSelect: draftSelected }),
+      );
+    if (url === '/api/dataset/labeltablecolumnlist') {
+      const { rows } = JSON.parse(String(init?.body)) as {
+        rows: { actionId: string; tableColumnId: string | null }[];
+      };
+      return Promise.resolve(
+        json({
+          labelAndTableColumnDtoList: offered
+            .filter((row) =>
+              rows.some((key) => key.actionId === row.actionId && key.tableColumnId === row.tableColumnId),
+            )
+            .map((row) => ({
+              ...row,
+              checkBoxes: draftFields.map((field) => ({ datasetFieldName: field.name, checked: false })),
+            })),
+        }),
+      );
+    }
+    if (url === `/api/dataset/save?datasetId=${DATASET_ID}`)
+      return Promise.resolve(json({ id: DATASET_ID, message: MESSAGES['dataset.saved'] }));
+    if (url === `/api/dataset/edit?datasetId=${DATASET_ID}`) {
+      draftFields = [savedField];
+      return Promise.resolve(
+        json({
+          datasetDto: {
+            id: DATASET_ID,
+            type: 'CUSTOM',
+            name: 'Prices',
+            description: 'Daily prices',
+            dirty: false,
+            rowCount: 3,
+            updatedAt: '2026-11-01T10:00:00.000Z',
+          },
+          datasetFieldDtoList: draftFields,
+          datasetMap: [],
+          labelTablesColumnsDto: offered,
+          labelTablesColumnsSelect: [{ actionId: ACTION_ID, tableColumnId: COLUMN_ID }],
+          actionList: [],
+        }),
+      );
+    }
     if (url.startsWith('/api/dataset/removedatasetfield/'))
       return Promise.resolve(
         json(
@@ -78,13 +149,13 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderWizard() {
+function renderWizard({ isEdit = false } = {}) {
   const location = datasetWizardLocation({
     datasetId: DATASET_ID,
     type: 'CUSTOM',
     name: 'Prices',
     description: 'Daily prices',
-    isEdit: false,
+    isEdit,
   });
   render(
     <QueryClientProvider client={new QueryClient()}>
@@ -214,5 +285,78 @@ describe('dataset wizard, step 1: fields', () => {
     expect(String(fetchMock.mock.calls.at(-1)?.[0])).toBe(
       `/api/dataset/removedatasetfield/?datasetId=${DATASET_ID}&datasetFieldId=${SAVED_FIELD_ID}&datasetFieldName=Product`,
     );
+  });
+});
+
+const lastToast = () => screen.getAllByTestId('toast').at(-1)?.textContent ?? '';
+
+/** Step 1 with these fields, then Next: step 2's rows show. */
+async function toRows(user: ReturnType<typeof userEvent.setup>, names: readonly string[]) {
+  for (const [index, name] of names.entries()) {
+    if (index > 0) await user.click(screen.getByRole('button', { name: 'Add field' }));
+    await typeName(user, index + 1, name);
+  }
+  await user.click(screen.getByRole('button', { name: 'Next' }));
+  await screen.findByRole('checkbox', { name: 'Use every row' });
+}
+
+describe('dataset wizard, step 2: labels and table columns', () => {
+  it('names an action without a label of its own as the builder does, with its step', async () => {
+    offered = [offeredRow, unlabeledRow];
+    const user = renderWizard();
+    await toRows(user, ['Product']);
+    const row = screen.getByRole('checkbox', { name: 'Use Shop · Get text (70)' }).closest('tr')!;
+    expect(within(row).getByText('Get text (70)')).toBeTruthy();
+    expect(screen.queryByText(/GET_TEXT/u)).toBeNull();
+  });
+
+  it('Next with nothing chosen stays and says why', async () => {
+    const user = renderWizard();
+    await toRows(user, ['Product']);
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(lastToast()).toContain(MESSAGES['dataset.next.step.error']));
+    expect(sent('/dataset/labeltablecolumnlist')).toEqual([]);
+    expect(screen.getByRole('checkbox', { name: 'Use every row' })).toBeTruthy();
+  });
+
+  it('Edit shows the saved selection ticked', async () => {
+    const user = renderWizard({ isEdit: true });
+    expect(await screen.findByDisplayValue('Product')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    const box = (await screen.findByRole('checkbox', {
+      name: 'Use Shop · Prices · Name',
+    })) as HTMLInputElement;
+    expect(box.checked).toBe(true);
+  });
+});
+
+describe('dataset wizard, step 3: mapping', () => {
+  it('pre-ticks the field named as the value; the user can still untick it', async () => {
+    const user = renderWizard();
+    await toRows(user, ['name', 'Price']);
+    await user.click(screen.getByRole('checkbox', { name: 'Use Shop · Prices · Name' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    const byName = (await screen.findByRole('checkbox', {
+      name: 'Shop · Prices · Name fills name',
+    })) as HTMLInputElement;
+    expect(byName.checked).toBe(true);
+    expect(
+      (screen.getByRole('checkbox', { name: 'Shop · Prices · Name fills Price' }) as HTMLInputElement)
+        .checked,
+    ).toBe(false);
+    await user.click(byName);
+    expect(byName.checked).toBe(false);
+  });
+
+  it('Save with no box ticked says so and sends nothing', async () => {
+    const user = renderWizard();
+    await toRows(user, ['Product']);
+    await user.click(screen.getByRole('checkbox', { name: 'Use Shop · Prices · Name' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByRole('checkbox', { name: 'Shop · Prices · Name fills Product' });
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(lastToast()).toContain(MESSAGES['dataset.map.none']));
+    expect(sent(`/dataset/save?datasetId=${DATASET_ID}`)).toEqual([]);
+    expect(screen.queryByText('Dashboard')).toBeNull();
   });
 });

@@ -173,7 +173,7 @@ function DatasetWizard({ initial }: { initial: DatasetWizardState }) {
       }
       try {
         const answer = await selectLabelColumns(chosen.map(keyOf));
-        setMapping((before) => mergeMapping(answer.labelAndTableColumnDtoList, before));
+        setMapping((before) => mergeMapping(answer.labelAndTableColumnDtoList, before, rows));
         setStep(2);
       } catch (error) {
         toast.error(
@@ -186,6 +186,10 @@ function DatasetWizard({ initial }: { initial: DatasetWizardState }) {
 
   const save = () =>
     void run(async () => {
+      if (!mapping.some((row) => row.checkBoxes.some((box) => box.checked))) {
+        toast.error(t('dataset.map.none'));
+        return;
+      }
       try {
         const saved = await saveDataset(datasetId, {
           rows: mapping.map((row) => ({ ...keyOf(row), checkBoxes: row.checkBoxes })),

@@ -10,7 +10,8 @@ import {
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import type { LabelColumnRow } from '@pagewright/shared';
-import { rowKeyOf, rowNameOf } from '../label-columns';
+import { actionTitle } from '../../../lib/action-labels';
+import { actionNameOfRow, rowKeyOf, rowNameOf } from '../label-columns';
 
 /**
  * Step 2: every value the caller's extractors read (a label, or a column of a Get table), with a
@@ -70,15 +71,15 @@ export function LabelColumnStep({
                     checked={selected.has(key)}
                     onChange={(event) => toggle(key, event.target.checked)}
                     slotProps={{
-                      input: { 'aria-label': t('datasets.rows.use.of', { name: rowNameOf(row) }) },
+                      input: { 'aria-label': t('datasets.rows.use.of', { name: rowNameOf(row, t) }) },
                     }}
                   />
                 </TableCell>
                 <TableCell>{about.extractorName}</TableCell>
-                <TableCell>{about.actionLabel}</TableCell>
+                <TableCell>{actionNameOfRow(row, t)}</TableCell>
                 <TableCell>{about.tableName ?? ''}</TableCell>
                 <TableCell>{about.tableColumnName ?? ''}</TableCell>
-                <TableCell>{t(`dialogs.action.type.${row.actionType}`)}</TableCell>
+                <TableCell>{actionTitle(row.actionType, t)}</TableCell>
                 <TableCell>{t(`dialogs.value.type.${row.valueType}`)}</TableCell>
               </TableRow>
             );

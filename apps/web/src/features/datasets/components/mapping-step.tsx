@@ -57,7 +57,7 @@ export function MappingStep({
           <TableBody>
             {rows.map((row) => {
               const key = rowKeyOf(row);
-              const value = rowNameOf(row);
+              const value = rowNameOf(row, t);
               return (
                 <TableRow key={key} hover>
                   <TableCell component="th" scope="row">
