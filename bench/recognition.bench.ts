@@ -12,7 +12,9 @@
  *  3. a 20-page sample uploaded to a new template: time until the last page image is stored, and
  *     the peak RSS of the worker with its recognition child processes (sampled every 50 ms).
  *  4. accuracy: values read right per variant (printed, shifted with anchored boxes, shifted with
- *     fixed boxes, fillable form, scanned through OCR), BENCH_ACCURACY_FILES files each (10).
+ *     fixed boxes, fillable form, scanned through OCR), BENCH_ACCURACY_FILES files each (10); the
+ *     text fields of a real fillable form (IRS 1040, issue 23); PDFs of another layout flagged as
+ *     not matching the template.
  * Run: pnpm bench:recognition  (needs PostgreSQL, Redis and pdftotext: installs poppler-utils with
  * apt when missing; uses the build unless BENCH_USE_SOURCE=1). BENCH_FILES changes the 100.
  */
@@ -23,7 +25,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import request from 'supertest';
 import { PDFDocument } from 'pdf-lib';
-import { parseRecognitionCsv, type TemplateDto, type TemplateImageDto } from '@pagewright/shared';
+import {
+  parseRecognitionCsv,
+  type RecognitionResult,
+  type TemplateDto,
+  type TemplateImageDto,
+} from '@pagewright/shared';
 import { createPrismaClient } from '../packages/db/src/index.js';
 import { createSignedInUser, type SignedInUser } from '../tests/support/accounts.js';
 import { waitFor } from '../tests/support/ports.js';
@@ -35,6 +42,8 @@ import {
   templateBoxes,
   type StatementVariant,
 } from '../tests/support/statement-pdfs.js';
+import { BLANK_1040, filled1040 } from '../tests/support/form-1040.js';
+import { FILLED_1040_VALUES, boxAround } from '../tests/fixtures/pdfs/filled-1040-values.js';
 import { benchNodeArgs } from './support/node-args.js';
 
 const FILES = Number(process.env.BENCH_FILES ?? 100);
@@ -132,6 +141,9 @@ async function newTemplate(
   sample: Uint8Array,
   pages: number,
   anchored: boolean,
+  /** The boxes of a page; the statement's own layout when not given. */
+  boxesOf: (pageIndex: number, image: TemplateImageDto) => object[] = (index) =>
+    templateBoxes(index, anchored),
 ) {
   const bearer = { Authorization: `Bearer ${user.token}` };
   const template = (await api().put(`${base}/`).set(bearer).send({ templateName: name }).expect(200))
@@ -151,11 +163,9 @@ async function newTemplate(
     300_000,
   );
   for (const [index, image] of images.slice(0, STATEMENT_LAYOUT.length).entries()) {
-    await api()
-      .put(`${base}/mappings/image/${image.id}`)
-      .set(bearer)
-      .send({ mappings: templateBoxes(index, anchored) })
-      .expect(200);
+    const mappings = boxesOf(index, image);
+    if (mappings.length === 0) continue;
+    await api().put(`${base}/mappings/image/${image.id}`).set(bearer).send({ mappings }).expect(200);
   }
   return template;
 }
@@ -166,7 +176,7 @@ const recognize = (user: SignedInUser, templateId: string, pdf: Uint8Array, name
     .set({ Authorization: `Bearer ${user.token}` })
     .attach('file', Buffer.from(pdf), { filename: name, contentType: 'application/pdf' })
     .expect(200)
-    .then((response) => response.body as { token: string; pageCount: number });
+    .then((response) => response.body as RecognitionResult);
 
 try {
   const user = await createSignedInUser(db, stack.apiUrl, stack.mailUrl, 'bench-recognition');
@@ -263,6 +273,67 @@ try {
     accuracy.push({ label, right, total, ms: (performance.now() - start) / ACCURACY_FILES });
   }
 
+  // 4b. A real fillable form (IRS 1040, 2019: XFA with its AcroForm fields): typed values read
+  // from the text fields, ACCURACY_FILES forms with other values each.
+  const formTemplate = await newTemplate(
+    user,
+    'Form 1040',
+    readFileSync(BLANK_1040),
+    2,
+    true,
+    (index, image) =>
+      index > 0
+        ? []
+        : FILLED_1040_VALUES.map(({ label, rect }) => ({
+            mapping_label: label,
+            ...boxAround(rect),
+            pixel_width: image.pixelWidth,
+            pixel_height: image.pixelHeight,
+          })),
+  );
+  const formFiles = Array.from({ length: ACCURACY_FILES }, (_, file) =>
+    FILLED_1040_VALUES.map(({ field, label, value }) => ({ field, label, value: `${value} ${file + 1}` })),
+  );
+  let formRight = 0;
+  const formStart = performance.now();
+  for (const [file, typed] of formFiles.entries()) {
+    const { token } = await recognize(user, formTemplate.id, await filled1040(typed), `f1040-${file}.pdf`);
+    const read = (
+      await api()
+        .post('/api/statement-recognition/find')
+        .set(bearer)
+        .send({ tokenList: [token] })
+        .expect(200)
+    ).body as { label: string; value: string }[];
+    formRight += typed.filter(({ label, value }) =>
+      read.some((row) => row.label === label && row.value === value),
+    ).length;
+  }
+  accuracy.push({
+    label: 'form text fields (real IRS 1040, goal 100 %)',
+    right: formRight,
+    total: ACCURACY_FILES * FILLED_1040_VALUES.length,
+    ms: (performance.now() - formStart) / ACCURACY_FILES,
+  });
+
+  // 4c. PDFs that do not match the template: statements through the 1040's template and 1040s
+  // through the statement's. Flagged = the result says "does not match"; read silently otherwise.
+  let flagged = 0;
+  let silent = 0;
+  const mismatchStart = performance.now();
+  for (let index = 0; index < ACCURACY_FILES; index += 1) {
+    const pairs: [string, Uint8Array][] = [
+      [formTemplate.id, await statementPdf(statementValues(300 + index))],
+      [template.id, await filled1040(formFiles[index] ?? [])],
+    ];
+    for (const [templateId, pdf] of pairs) {
+      const result = await recognize(user, templateId, pdf, `other-${index}.pdf`);
+      if (result.matchesTemplate) silent += 1;
+      else flagged += 1;
+    }
+  }
+  const mismatchMs = (performance.now() - mismatchStart) / (2 * ACCURACY_FILES);
+
   const productRate = pages / (productMs / 1000);
   const popplerRate = pages / (popplerMs / 1000);
   console.log('');
@@ -294,6 +365,11 @@ try {
       `${right} / ${total}  ${((100 * right) / total).toFixed(1)} %  (${(ms / 1000).toFixed(2)} s a file)`,
     );
   }
+  const others = flagged + silent;
+  line(
+    '   non-matching PDF flagged (goal 100 % flagged, 0 % silently read)',
+    `${flagged} / ${others} flagged ${((100 * flagged) / others).toFixed(1)} %, ${((100 * silent) / others).toFixed(1)} % silently read  (${(mismatchMs / 1000).toFixed(2)} s a file)`,
+  );
 } finally {
   rmSync(folder, { recursive: true, force: true });
   await db.$disconnect();

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import request from 'supertest';
 import { Redis } from 'ioredis';
@@ -22,6 +23,13 @@ import {
   type StatementValues,
   type StatementVariant,
 } from '../support/statement-pdfs.js';
+import {
+  EMPTY_1040_CHECKBOX_RECT,
+  EMPTY_1040_FIELD_RECT,
+  FILLED_1040_CHECKBOX_RECT,
+  FILLED_1040_VALUES,
+  boxAround,
+} from '../fixtures/pdfs/filled-1040-values.js';
 
 /**
  * Statement recognition (issue 15) against the real API and worker: templates and their calls,
@@ -222,6 +230,7 @@ describe('reading statements', () => {
     expect(result).toMatchObject({ file: `${variant}.pdf`, fileName: `${variant}.pdf`, pageCount: 2 });
     expect(result.text).toContain('Page 1');
     expect(result.text).toContain(`Account number: ${expected['Account number']}`);
+    expect(result).toMatchObject({ matchesTemplate: true, mismatches: [], failedBoxes: [] });
     const read = await values(owner, [result.token]);
     expect(Object.fromEntries(read.map(({ label, value }) => [label, value]))).toEqual(expected);
     expect(read.map(({ page }) => page)).toEqual([1, 1, 1, 1, 1, 1, 2, 2, 2, 2]);
@@ -243,7 +252,17 @@ describe('reading statements', () => {
       'shifted.pdf',
     ).expect(200);
     const read = await values(owner, [response.body.token]);
-    expect(read.filter(({ label, value }) => value === expected[label]).length).toBeLessThan(read.length / 2);
+    const misread = read.filter(({ page }) => page > 0);
+    expect(misread.filter(({ label, value }) => value === expected[label]).length).toBeLessThan(
+      misread.length / 2,
+    );
+    // ...and says so: the values do not look like the sample's.
+    const result = response.body as RecognitionResult;
+    expect(result.matchesTemplate).toBe(false);
+    expect(result.mismatches.join(' ')).toContain("most boxes read text unlike the sample's");
+    expect(result.failedBoxes.length).toBeGreaterThan(misread.length / 2);
+    expect(read[0]).toMatchObject({ page: 0, label: 'Template' });
+    expect(read[0]?.value).toMatch(/^Does not match the template: /u);
   });
 
   it('refuses a file that is not a PDF and a template that is not chosen or not the caller’s', async () => {
@@ -348,6 +367,88 @@ describe('reading statements', () => {
       const found = await values(owner, order);
       expect([...new Set(found.map((value) => value.filename))]).toEqual(expectedFiles);
     }
+  });
+});
+
+describe('a real fillable form (IRS Form 1040, 2019: XFA with its AcroForm fields)', () => {
+  const pdf = (name: string) => readFileSync(new URL(`../fixtures/pdfs/${name}`, import.meta.url));
+  let form: TemplateDto;
+
+  beforeAll(async () => {
+    form = await createTemplate(owner, 'Form 1040');
+    await api()
+      .post(`${base}/upload-pdf/${form.id}`)
+      .set(bearer(owner))
+      .attach('file', pdf('irs-1040-2019-blank.pdf'), 'f1040.pdf')
+      .expect(202);
+    const [page1] = await waitForPages(owner, form.id, 2);
+    const boxes = [
+      ...FILLED_1040_VALUES.map(({ label, rect }) => ({ mapping_label: label, ...boxAround(rect) })),
+      { mapping_label: 'Spouse first name', ...boxAround(EMPTY_1040_FIELD_RECT) },
+      { mapping_label: 'Single', mapping_type: 'CHECKBOX', ...boxAround(FILLED_1040_CHECKBOX_RECT, 2) },
+      {
+        mapping_label: 'Married filing jointly',
+        mapping_type: 'CHECKBOX',
+        ...boxAround(EMPTY_1040_CHECKBOX_RECT, 2),
+      },
+    ];
+    const picture = { pixel_width: page1?.pixelWidth, pixel_height: page1?.pixelHeight };
+    await api()
+      .put(`${base}/mappings/image/${page1?.id}`)
+      .set(bearer(owner))
+      .send({ mappings: boxes.map((box) => ({ ...box, ...picture })) })
+      .expect(200);
+  }, 120_000);
+
+  it('reads what was typed into the form fields, not the printed form under them', async () => {
+    const response = await recognize(owner, form.id, pdf('irs-1040-2019-filled.pdf'), 'filled.pdf');
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(response.body).toMatchObject({ pageCount: 2, matchesTemplate: true, failedBoxes: [] });
+    const read = Object.fromEntries(
+      (await values(owner, [response.body.token])).map(({ label, value }) => [label, value]),
+    );
+    expect(read).toEqual({
+      ...Object.fromEntries(FILLED_1040_VALUES.map(({ label, value }) => [label, value])),
+      // An empty field is empty: not the "▶" or label printed beside it.
+      'Spouse first name': '',
+      Single: 'checked',
+      'Married filing jointly': 'unchecked',
+    });
+    expect(response.body.text).toContain('Spouse or child: foobar');
+  });
+
+  it('marks a PDF of another layout as not matching, in the result and the CSV, with the boxes that failed', async () => {
+    // A statement read with the 1040's template: another page size and page count.
+    const other = await recognize(owner, form.id, await statementPdf(statementValues(2)), 'statement.pdf');
+    expect(other.status).toBe(200);
+    const result = other.body as RecognitionResult;
+    expect(result.matchesTemplate).toBe(false);
+    expect(result.mismatches).toEqual([
+      "page 1 is 595 × 842 pt, not the size of the sample's page (612 × 792 pt)",
+    ]);
+    // The 1040 read with the statement template: other size, and the anchor labels are not there.
+    const reverse = await recognize(owner, template.id, pdf('irs-1040-2019-filled.pdf'), 'f1040.pdf');
+    const reversed = reverse.body as RecognitionResult;
+    expect(reversed.matchesTemplate).toBe(false);
+    expect(reversed.mismatches.some((reason) => reason.startsWith('page 1 is 612 × 792 pt'))).toBe(true);
+    expect(
+      reversed.mismatches.some((reason) => reason.startsWith('the labels the boxes are anchored to')),
+    ).toBe(true);
+    expect(reversed.failedBoxes.length).toBeGreaterThan(0);
+    expect(reversed.failedBoxes.every(({ problem }) => problem === 'anchor-missing')).toBe(true);
+    // The consolidated CSV heads each such file with a record that says so; a matching file has none.
+    const matching = await recognize(owner, template.id, await statementPdf(statementValues(3)), 'fine.pdf');
+    const csv = await api()
+      .post('/api/statement-recognition/text-to-csv-consolidated')
+      .set(bearer(owner))
+      .send({ tokenList: [matching.body.token, reversed.token] })
+      .expect(200);
+    const rows = parseRecognitionCsv(csv.text);
+    expect(rows.filter((row) => row.label === 'Template').map((row) => row.filename)).toEqual(['f1040.pdf']);
+    const marker = rows.find((row) => row.filename === 'f1040.pdf');
+    expect(marker).toMatchObject({ page: 0, label: 'Template' });
+    expect(marker?.value).toMatch(/^Does not match the template: page 1 is 612 × 792 pt/u);
+    expect(marker?.value).toContain(`Account number (page 1: ${MESSAGES['recognition.box.anchor.missing']})`);
   });
 });
 

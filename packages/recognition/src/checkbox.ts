@@ -1,5 +1,6 @@
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { overlapArea, type PageBox } from './pdf.js';
+import { fieldsInBox, type FormField } from './form-fields.js';
+import type { PageBox } from './pdf.js';
 import { renderRegion } from './render.js';
 
 /** Share of dark pixels above which a box counts as ticked, once printed lines are taken out. */
@@ -47,41 +48,6 @@ export function inkShare(data: Uint8ClampedArray, width: number, height: number)
   return counted === 0 ? 0 : dark / counted;
 }
 
-interface FormCheckbox extends PageBox {
-  isChecked: boolean;
-}
-
-/** The page's checkbox form fields and their values (a fillable PDF says it in so many words). */
-export async function formCheckboxesOf(page: PDFPageProxy): Promise<FormCheckbox[]> {
-  const viewport = page.getViewport({ scale: 1 });
-  const annotations = (await page.getAnnotations({ intent: 'display' })) as {
-    subtype?: string;
-    fieldType?: string;
-    checkBox?: boolean;
-    fieldValue?: unknown;
-    exportValue?: unknown;
-    rect?: number[];
-  }[];
-  return annotations
-    .filter(
-      (annotation) =>
-        annotation.subtype === 'Widget' && annotation.fieldType === 'Btn' && annotation.checkBox,
-    )
-    .map((annotation) => {
-      const [x1 = 0, y1 = 0, x2 = 0, y2 = 0] = viewport.convertToViewportRectangle(
-        annotation.rect ?? [0, 0, 0, 0],
-      );
-      const value = typeof annotation.fieldValue === 'string' ? annotation.fieldValue : '';
-      return {
-        x: Math.min(x1, x2) / viewport.width,
-        y: Math.min(y1, y2) / viewport.height,
-        w: Math.abs(x2 - x1) / viewport.width,
-        h: Math.abs(y2 - y1) / viewport.height,
-        isChecked: value !== '' && value !== 'Off',
-      };
-    });
-}
-
 /**
  * Whether a checkbox box is ticked: the form field's value when a field sits in the box, otherwise
  * the ink inside it, printed lines left out (a printed or scanned form).
@@ -89,9 +55,9 @@ export async function formCheckboxesOf(page: PDFPageProxy): Promise<FormCheckbox
 export async function isBoxChecked(
   page: PDFPageProxy,
   box: PageBox,
-  fields: readonly FormCheckbox[],
+  fields: readonly FormField[],
 ): Promise<boolean> {
-  const field = fields.find((candidate) => overlapArea(candidate, box) >= 0.5 * candidate.w * candidate.h);
+  const [field] = fieldsInBox(fields, box, 'checkbox');
   if (field) return field.isChecked;
   const inner: PageBox = {
     x: box.x + (box.w * (1 - INNER)) / 2,

@@ -9,6 +9,7 @@ import {
   stepValueSchema,
 } from './contracts/automation.js';
 import { sealedSecretJsonSchema } from './contracts/builder.js';
+import { failedBoxSchema, templateMismatchSchema } from './contracts/recognition.js';
 
 /**
  * The job catalogue: every BullMQ queue, its job names and payloads. The API enqueues, the worker
@@ -117,7 +118,14 @@ export const recognizePdfPayloadSchema = z.object({ recognitionJobId: z.string()
 export type RecognizePdfPayload = z.infer<typeof recognizePdfPayloadSchema>;
 export type RecognitionPayload = RenderTemplatePayload | RecognizePdfPayload;
 /** What a finished recognize-pdf job answers (the API waits for it). */
-export const recognizePdfResultSchema = z.object({ pageCount: z.number().int(), text: z.string() });
+export const recognizePdfResultSchema = z.object({
+  pageCount: z.number().int(),
+  text: z.string(),
+  /** Why the file does not match its template (empty: it does). */
+  mismatches: z.array(templateMismatchSchema).default([]),
+  failedBoxes: z.array(failedBoxSchema).default([]),
+});
+export type RecognizePdfResult = z.input<typeof recognizePdfResultSchema>;
 export const RECOGNITION_JOB_OPTIONS = {
   attempts: 1,
   removeOnComplete: { age: 3600, count: 1000 },

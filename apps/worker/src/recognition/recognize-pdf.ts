@@ -1,6 +1,6 @@
 import type { SqlRunner } from '@pagewright/db';
-import { readStatement, statementText, type PageText, type TemplatePageSpec } from '@pagewright/recognition';
-import type { RecognizePdfPayload } from '@pagewright/shared';
+import { readStatement, statementText, type TemplatePageSpec } from '@pagewright/recognition';
+import { TEMPLATE_PAGES_MAX, type RecognizePdfPayload, type RecognizePdfResult } from '@pagewright/shared';
 import type { RecognitionDeps } from './render-template.js';
 
 /**
@@ -14,22 +14,27 @@ const LOAD_SQL = `
     (SELECT coalesce(json_agg(json_build_object(
               'pageNumber', i."pageNumber",
               'sampleText', i."textItems",
+              'pageSize', CASE WHEN i."pageWidth" IS NULL THEN NULL
+                          ELSE json_build_object('width', i."pageWidth", 'height', i."pageHeight") END,
+              'pixelSize', json_build_object('width', i."pixelWidth", 'height', i."pixelHeight"),
               'boxes', (SELECT coalesce(json_agg(json_build_object(
                           'x', m.x, 'y', m.y, 'w', m.w, 'h', m.h, 'type', m."mappingType",
                           'label', m."mappingLabel", 'anchorText', m."anchorText") ORDER BY m.y, m.x), '[]'::json)
                           FROM "TemplateMapping" m WHERE m."imageId" = i.id)) ORDER BY i."pageNumber"), '[]'::json)
        FROM "TemplatePageImage" i WHERE i."templateId" = j."templateId") AS pages,
+    (SELECT t."samplePageCount" FROM "RecognitionTemplate" t WHERE t.id = j."templateId") AS "samplePageCount",
     j."templateId" IS NOT NULL AS "hasTemplate"`;
 
 /** The values and the job's end in one statement. */
 const STORE_SQL = `
   WITH stored AS (
-    INSERT INTO "RecognitionResult" (id, "jobId", page, sequence, label, value, "createdAt")
-    SELECT gen_random_uuid(), $1::uuid, r.page, r.sequence, r.label, r.value, now()
-      FROM json_to_recordset($2::json) AS r(page int, sequence int, label text, value text)
+    INSERT INTO "RecognitionResult" (id, "jobId", page, sequence, label, value, problem, "createdAt")
+    SELECT gen_random_uuid(), $1::uuid, r.page, r.sequence, r.label, r.value, r.problem, now()
+      FROM json_to_recordset($2::json) AS r(page int, sequence int, label text, value text, problem text)
     RETURNING 1)
   UPDATE "RecognitionJob"
-     SET status = 'DONE', text = $3, "pageCount" = $4, progress = 100, "finishedAt" = now(), "updatedAt" = now()
+     SET status = 'DONE', text = $3, "pageCount" = $4, mismatch = $5::jsonb, progress = 100,
+         "finishedAt" = now(), "updatedAt" = now()
    WHERE id = $1::uuid AND (SELECT count(*) FROM stored) >= 0`;
 
 const FAIL_SQL = `
@@ -39,7 +44,9 @@ const FAIL_SQL = `
 interface LoadedJob {
   userId: string;
   sourceFileId: string | null;
-  pages: { pageNumber: number; sampleText: PageText[] | null; boxes: TemplatePageSpec['boxes'] }[];
+  pages: TemplatePageSpec[];
+  /** Null for templates made before the sample's page count was kept: the pages it has stand in. */
+  samplePageCount: number | null;
   hasTemplate: boolean;
 }
 
@@ -51,7 +58,7 @@ interface LoadedJob {
 export async function recognizePdf(
   payload: RecognizePdfPayload,
   deps: Pick<RecognitionDeps, 'files'> & { sql: SqlRunner },
-): Promise<{ pageCount: number; text: string }> {
+): Promise<RecognizePdfResult> {
   const { files, sql } = deps;
   const id = payload.recognitionJobId;
   const [job] = await sql.query<LoadedJob>(LOAD_SQL, [id]);
@@ -59,11 +66,27 @@ export async function recognizePdf(
   try {
     const source = job.sourceFileId ? await files.get(job.sourceFileId, job.userId) : null;
     if (!source || !job.hasTemplate) throw new Error('the file or its template is gone');
-    const { pageCount, values } = await readStatement(source.content, job.pages);
+    const keptPages = Math.max(0, ...job.pages.map((page) => page.pageNumber));
+    const samplePageCount = job.samplePageCount ?? keptPages;
+    const { pageCount, values, mismatches } = await readStatement(source.content, job.pages, {
+      pageCount: samplePageCount,
+      // Before the count was kept, a sample longer than TEMPLATE_PAGES_MAX left only that many.
+      isPageCountCapped: job.samplePageCount === null && keptPages >= TEMPLATE_PAGES_MAX,
+    });
     const text = statementText(values);
-    const results = values.map(({ page, label, value }, sequence) => ({ page, sequence, label, value }));
-    await sql.query(STORE_SQL, [id, JSON.stringify(results), text, pageCount]);
-    return { pageCount, text };
+    const results = values.map(({ page, label, value, problem }, sequence) => ({
+      page,
+      sequence,
+      label,
+      value,
+      problem,
+    }));
+    const mismatch = mismatches.length > 0 ? JSON.stringify(mismatches) : null;
+    await sql.query(STORE_SQL, [id, JSON.stringify(results), text, pageCount, mismatch]);
+    const failedBoxes = values.flatMap(({ page, label, problem }) =>
+      problem ? [{ page, label, problem }] : [],
+    );
+    return { pageCount, text, mismatches, failedBoxes };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     await sql.query(FAIL_SQL, [id, reason.slice(0, 1000)]);

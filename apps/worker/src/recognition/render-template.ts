@@ -27,7 +27,7 @@ export async function renderTemplate(payload: RenderTemplatePayload, deps: Recog
   if (!sample) return 0;
   const baseName = sample.name.replace(/\.pdf$/iu, '').slice(0, 200);
   try {
-    const pageCount = await renderSample(sample.content, {
+    const { renderedPages: pageCount, documentPages } = await renderSample(sample.content, {
       longEdge: TEMPLATE_IMAGE_LONG_EDGE,
       maxPages: TEMPLATE_PAGES_MAX,
       onPage: async (page, pages) => {
@@ -44,6 +44,8 @@ export async function renderTemplate(payload: RenderTemplatePayload, deps: Recog
               pageNumber: page.pageNumber,
               pixelWidth: page.width,
               pixelHeight: page.height,
+              pageWidth: page.pageSize.width,
+              pageHeight: page.pageSize.height,
               textItems: page.texts.map(({ str, x, y, w, h }) => ({ str, x, y, w, h })),
               fileId: imageFileId,
             },
@@ -57,6 +59,10 @@ export async function renderTemplate(payload: RenderTemplatePayload, deps: Recog
           isDone: false,
         });
       },
+    });
+    await db.recognitionTemplate.update({
+      where: { id: templateId },
+      data: { samplePageCount: documentPages },
     });
     await publish(userId, { type: 'template-render', templateId, page: pageCount, pageCount, isDone: true });
     return pageCount;

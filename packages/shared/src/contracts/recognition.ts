@@ -6,7 +6,7 @@ import {
   RECOGNITION_MAX_FILES,
 } from '../constants.js';
 import { MAPPING_TYPES } from '../enums.js';
-import { MESSAGES } from '../messages.js';
+import { MESSAGES, formatMessage } from '../messages.js';
 
 /**
  * Statement recognition (data spec §2-§9, issue 15): templates are boxes drawn on the page images
@@ -120,6 +120,70 @@ export type SaveMappingRequest = z.input<typeof saveMappingRequestSchema>;
 export const replaceMappingsRequestSchema = z.object({ mappings: z.array(templateBoxSchema).max(500) });
 export type ReplaceMappingsRequest = z.input<typeof replaceMappingsRequestSchema>;
 
+// -------------------------------------------------------------------------------------------------
+// Template match (issue 23): a statement of another layout still "reads" every box, so the reader
+// says where the file does not look like the template's sample, and which boxes failed.
+// -------------------------------------------------------------------------------------------------
+
+export const BOX_PROBLEMS = ['anchor-missing', 'unlike-sample'] as const;
+export type BoxProblem = (typeof BOX_PROBLEMS)[number];
+
+const pageSizeSchema = z.object({ width: z.number(), height: z.number() });
+export type PageSize = z.infer<typeof pageSizeSchema>;
+
+/** Why a whole file does not match its template. */
+export const templateMismatchSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('page-count'), pageCount: z.number().int(), samplePageCount: z.number().int() }),
+  z.object({
+    kind: z.literal('page-size'),
+    page: z.number().int(),
+    size: pageSizeSchema,
+    sampleSize: pageSizeSchema.nullable(),
+  }),
+  z.object({ kind: z.literal('anchors-missing'), labels: z.array(z.string()) }),
+  z.object({ kind: z.literal('unlike-sample'), labels: z.array(z.string()) }),
+]);
+export type TemplateMismatch = z.infer<typeof templateMismatchSchema>;
+
+const sizeText = ({ width, height }: PageSize) => `${Math.round(width)} × ${Math.round(height)}`;
+
+/** One reason a file does not match, as a sentence part ("it has 3 pages where the sample had 2"). */
+export function templateMismatchText(mismatch: TemplateMismatch): string {
+  switch (mismatch.kind) {
+    case 'page-count':
+      return formatMessage('recognition.mismatch.page.count', mismatch);
+    case 'page-size':
+      return formatMessage('recognition.mismatch.page.size', {
+        page: mismatch.page,
+        size: sizeText(mismatch.size),
+        sampleSize: mismatch.sampleSize ? ` (${sizeText(mismatch.sampleSize)} pt)` : '',
+      });
+    case 'anchors-missing':
+      return formatMessage('recognition.mismatch.anchors', { labels: mismatch.labels.join(', ') });
+    case 'unlike-sample':
+      return formatMessage('recognition.mismatch.unlike', { labels: mismatch.labels.join(', ') });
+  }
+}
+
+/** "Does not match the template: reason; reason", or null for a file that matches. */
+export function templateMismatchSummary(mismatches: readonly TemplateMismatch[]): string | null {
+  if (mismatches.length === 0) return null;
+  return `${MESSAGES['recognition.mismatch']}: ${mismatches.map(templateMismatchText).join('; ')}`;
+}
+
+export const boxProblemText = (problem: BoxProblem): string =>
+  problem === 'anchor-missing'
+    ? MESSAGES['recognition.box.anchor.missing']
+    : MESSAGES['recognition.box.unlike.sample'];
+
+/** A box whose value is doubtful, as the results show it. */
+export const failedBoxSchema = z.object({
+  page: z.number().int(),
+  label: z.string(),
+  problem: z.enum(BOX_PROBLEMS),
+});
+export type FailedBox = z.infer<typeof failedBoxSchema>;
+
 /** POST /statement-recognition/pdf-to-text/{templateId}: spec's upload item and process result. */
 export const recognitionResultSchema = z.object({
   file: z.string(),
@@ -129,6 +193,12 @@ export const recognitionResultSchema = z.object({
   /** What the CSV calls take. */
   token: z.string(),
   pageCount: z.number().int(),
+  /** Beyond the spec: false when the file does not look like the template's sample. */
+  matchesTemplate: z.boolean(),
+  /** Why it does not (sentences); empty when it matches. */
+  mismatches: z.array(z.string()),
+  /** Boxes whose value is doubtful, even in a file that matches. */
+  failedBoxes: z.array(failedBoxSchema),
 });
 export type RecognitionResult = z.infer<typeof recognitionResultSchema>;
 
@@ -143,9 +213,12 @@ export const textToCsvConsolidatedRequestSchema = z.object({
 /** One value read: a record of the consolidated CSV and table. */
 export const recognizedValueSchema = z.object({
   filename: z.string(),
+  /** 0 on the record that says the file does not match its template. */
   page: z.number().int(),
   label: z.string(),
   value: z.string(),
+  /** Beyond the spec: why this value is doubtful; absent or null when it read as expected. */
+  problem: z.enum(BOX_PROBLEMS).nullish(),
 });
 export type RecognizedValue = z.infer<typeof recognizedValueSchema>;
 

@@ -1,5 +1,39 @@
 import { newOpaqueToken, type FileStorage, type PrismaClient } from '@pagewright/db';
-import type { RecognizedValue } from '@pagewright/shared';
+import {
+  BOX_PROBLEMS,
+  MESSAGES,
+  boxProblemText,
+  formatMessage,
+  templateMismatchSchema,
+  templateMismatchSummary,
+  type BoxProblem,
+  type RecognizedValue,
+} from '@pagewright/shared';
+
+const parseBoxProblem = (problem: string | null): BoxProblem | null =>
+  BOX_PROBLEMS.find((known) => known === problem) ?? null;
+
+/**
+ * The record that heads a file which does not match its template (page 0, label "Template"): the
+ * reasons and the boxes that failed, so a CSV read on its own still says it.
+ */
+function mismatchRecord(
+  filename: string,
+  stored: unknown,
+  values: readonly RecognizedValue[],
+): RecognizedValue | null {
+  const parsed = templateMismatchSchema.array().safeParse(stored);
+  const summary = parsed.success ? templateMismatchSummary(parsed.data) : null;
+  if (!summary) return null;
+  const failed = values.flatMap(({ page, label, problem }) =>
+    problem ? [`${label} (page ${page}: ${boxProblemText(problem)})`] : [],
+  );
+  const value =
+    failed.length > 0
+      ? `${summary}; ${formatMessage('recognition.failed.boxes', { boxes: failed.join(', ') })}`
+      : summary;
+  return { filename, page: 0, label: MESSAGES['recognition.mismatch.label'], value, problem: null };
+}
 
 /** Recognition jobs and the values they read; every query scoped to the owner. */
 export function createRecognitionRepository(db: PrismaClient, files: FileStorage) {
@@ -42,9 +76,10 @@ export function createRecognitionRepository(db: PrismaClient, files: FileStorage
         select: {
           token: true,
           fileName: true,
+          mismatch: true,
           results: {
             orderBy: [{ page: 'asc' }, { sequence: 'asc' }],
-            select: { page: true, label: true, value: true },
+            select: { page: true, label: true, value: true, problem: true },
           },
         },
       });
@@ -52,7 +87,14 @@ export function createRecognitionRepository(db: PrismaClient, files: FileStorage
       const byToken = new Map(jobs.map((job) => [job.token, job]));
       return [...new Set(tokens)].flatMap((token) => {
         const job = byToken.get(token);
-        return (job?.results ?? []).map((result) => ({ filename: job?.fileName ?? '', ...result }));
+        if (!job) return [];
+        const values: RecognizedValue[] = job.results.map(({ problem, ...result }) => ({
+          filename: job.fileName,
+          ...result,
+          problem: parseBoxProblem(problem),
+        }));
+        const marker = mismatchRecord(job.fileName, job.mismatch, values);
+        return marker ? [marker, ...values] : values;
       });
     },
   };

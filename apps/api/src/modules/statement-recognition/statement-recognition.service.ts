@@ -6,6 +6,7 @@ import {
   RECOGNITION_JOB_OPTIONS,
   looksLikePdf,
   recognizePdfResultSchema,
+  templateMismatchText,
   toRecognitionCsv,
   type RecognitionResult,
   type RecognizedValue,
@@ -13,6 +14,8 @@ import {
 import { AppError } from '../../lib/app-error.js';
 import type { RecognitionQueue } from '../../plugins/queues.js';
 import type { RecognitionRepository } from './statement-recognition.repository.js';
+
+type RecognizePdfRead = ReturnType<typeof recognizePdfResultSchema.parse>;
 
 /**
  * Reading statements with a template (data spec §4, §7). Each upload becomes a job on the
@@ -45,7 +48,7 @@ export function createRecognitionService(deps: {
         throw AppError.notFound(MESSAGES['template.not.found']);
       if (!looksLikePdf(file.content)) throw AppError.validation(MESSAGES['recognition.not.pdf'], 'file');
       const created = await recognition.createJob(userId, templateId, file.name, file.content);
-      let read: { pageCount: number; text: string };
+      let read: RecognizePdfRead;
       try {
         const job = await queue.add(
           RECOGNITION_JOBS.recognizePdf,
@@ -68,6 +71,9 @@ export function createRecognitionService(deps: {
         text: read.text,
         token: created.token,
         pageCount: read.pageCount,
+        matchesTemplate: read.mismatches.length === 0,
+        mismatches: read.mismatches.map(templateMismatchText),
+        failedBoxes: read.failedBoxes,
       };
     },
 

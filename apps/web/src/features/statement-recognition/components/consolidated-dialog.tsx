@@ -50,7 +50,11 @@ export function ConsolidatedDialog({
           </TableHead>
           <TableBody>
             {shown.map((row, index) => (
-              <TableRow key={`${row.filename}-${row.page}-${row.label}-${index}`}>
+              <TableRow
+                key={`${row.filename}-${row.page}-${row.label}-${index}`}
+                // Page 0 is the record that says the file does not match its template.
+                sx={row.page === 0 ? { bgcolor: 'error.light', '& td': { fontWeight: 500 } } : undefined}
+              >
                 <TableCell>{row.filename}</TableCell>
                 <TableCell>{row.page}</TableCell>
                 <TableCell>{row.label}</TableCell>

@@ -57,8 +57,18 @@ function renderPage() {
   return userEvent.setup({ delay: null, applyAccept: false });
 }
 
-const result = (name: string) =>
-  json({ file: name, fileName: name, text: `Page 1\nName: ${name}`, token: `token-${name}`, pageCount: 1 });
+const result = (name: string, match: Record<string, unknown> = {}) =>
+  json({
+    file: name,
+    fileName: name,
+    text: `Page 1\nName: ${name}`,
+    token: `token-${name}`,
+    pageCount: 1,
+    matchesTemplate: true,
+    mismatches: [],
+    failedBoxes: [],
+    ...match,
+  });
 
 describe('the recognition screen', () => {
   it('refuses a 101st file and a file that is not a PDF, with the texts', async () => {
@@ -112,6 +122,36 @@ describe('the recognition screen', () => {
     expect(JSON.parse(String((consolidated?.[1] as RequestInit).body))).toEqual({
       tokenList: ['token-a.pdf', 'token-b.pdf', 'token-d.pdf'],
     });
+  });
+
+  it('marks a file that does not match the template, with the reasons and the boxes that failed', async () => {
+    const user = renderPage();
+    await user.click(await screen.findByRole('combobox', { name: 'Template' }));
+    await user.click(await screen.findByRole('option', { name: 'KYC' }));
+    await user.upload(screen.getByTestId('pdf-input'), ['good.pdf', 'other.pdf', 'doubt.pdf'].map(pdf));
+    await user.click(await screen.findByRole('button', { name: 'Process' }));
+    await waitFor(() => expect(pending).toHaveLength(3));
+    pending[0]?.(result('good.pdf'));
+    pending[1]?.(
+      result('other.pdf', {
+        matchesTemplate: false,
+        mismatches: ['it has 1 pages where the sample had 2'],
+        failedBoxes: [{ page: 1, label: 'ISSN', problem: 'anchor-missing' }],
+      }),
+    );
+    pending[2]?.(
+      result('doubt.pdf', { failedBoxes: [{ page: 1, label: 'Amount', problem: 'unlike-sample' }] }),
+    );
+    expect(await screen.findByText('3 of 3 processed')).toBeTruthy();
+    const [good, other, doubt] = screen.getAllByTestId('recognition-result');
+    expect(within(good as HTMLElement).queryByTestId('template-match-note')).toBeNull();
+    const mismatch = within(other as HTMLElement).getByTestId('template-match-note');
+    expect(within(mismatch).getByText(MESSAGES['recognition.mismatch'])).toBeTruthy();
+    expect(within(mismatch).getByText('it has 1 pages where the sample had 2')).toBeTruthy();
+    expect(mismatch.textContent).toContain(`ISSN (page 1: ${MESSAGES['recognition.box.anchor.missing']})`);
+    const warning = within(doubt as HTMLElement).getByTestId('template-match-note');
+    expect(warning.textContent).not.toContain(MESSAGES['recognition.mismatch']);
+    expect(warning.textContent).toContain(`Amount (page 1: ${MESSAGES['recognition.box.unlike.sample']})`);
   });
 
   it('keeps the order the files were given, whatever order they finish in, and drops the "ready" line', async () => {

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import {
   Alert,
+  AlertTitle,
   Box,
   Button,
   Chip,
@@ -18,7 +19,9 @@ import {
   MESSAGES,
   PROGRESS_HIDE_DELAY_MS,
   RECOGNITION_MAX_FILES,
+  boxProblemText,
   csvFileName,
+  formatMessage,
   type RecognitionResult,
 } from '@pagewright/shared';
 import { PageHeading } from '../../../components/page-heading';
@@ -220,6 +223,7 @@ export function StatementRecognitionPage() {
                     </Button>
                   )}
                 </Stack>
+                {'result' in outcome && <TemplateMatchNote result={outcome.result} />}
                 {'result' in outcome ? (
                   <Typography
                     component="pre"
@@ -244,5 +248,36 @@ export function StatementRecognitionPage() {
         />
       )}
     </Box>
+  );
+}
+
+/**
+ * Above a file's text: that it does not match the template and why (error), or which boxes of a
+ * matching file read doubtfully (warning); nothing for a clean read.
+ */
+function TemplateMatchNote({ result }: { result: RecognitionResult }) {
+  const failed = result.failedBoxes;
+  const isMismatch = !result.matchesTemplate;
+  if (!isMismatch && failed.length === 0) return null;
+  return (
+    <Alert severity={isMismatch ? 'error' : 'warning'} sx={{ mb: 1 }} data-testid="template-match-note">
+      {isMismatch && <AlertTitle>{MESSAGES['recognition.mismatch']}</AlertTitle>}
+      {isMismatch && (
+        <Box component="ul" sx={{ m: 0, pl: 2 }}>
+          {result.mismatches.map((reason) => (
+            <li key={reason}>{reason}</li>
+          ))}
+        </Box>
+      )}
+      {failed.length > 0 && (
+        <Typography variant="body2" sx={{ mt: isMismatch ? 1 : 0 }}>
+          {formatMessage('recognition.failed.boxes', {
+            boxes: failed
+              .map(({ page, label, problem }) => `${label} (page ${page}: ${boxProblemText(problem)})`)
+              .join(', '),
+          })}
+        </Typography>
+      )}
+    </Alert>
   );
 }
