@@ -69,12 +69,17 @@ test('schedulers of each frequency are made in the wizard, listed with their nex
 }) => {
   test.setTimeout(180_000);
   const user = await createConfirmedUser(apiUrl(), mailUrl(), 'schedulers-e2e');
-  await api(user.accessToken, '/user/settings/showScheduler', { method: 'PUT', body: { value: 'true' } });
   await createItem(user.accessToken, 'Shop prices', 'EXTRACTOR');
   await createItem(user.accessToken, 'Order form', 'INSERTOR');
   await loginThroughUi(page, user.username, GOOD_PASSWORD);
   await expect(page).toHaveURL(/\/dashboard$/);
+  // A new account's Scheduler panel is off (spec default): the dashboard itself offers it.
   const panel = page.getByTestId('panel-scheduler');
+  await expect(panel).toHaveCount(0);
+  await page.getByTestId('hidden-panels').getByRole('button', { name: 'Show Scheduler' }).click();
+  await expect(panel).toContainText('No items yet');
+  await expect(page.getByTestId('hidden-panels')).toHaveCount(0);
+  await page.reload();
   await expect(panel).toContainText('No items yet');
 
   // Interval; Next without the minutes shows the spec's text first.

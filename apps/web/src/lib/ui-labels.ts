@@ -94,6 +94,8 @@ export const UI_LABELS = {
 
   'dashboard.empty': 'No items yet',
   'dashboard.no.panels': 'Every dashboard panel is turned off. Turn them on in Settings.',
+  'dashboard.hidden.panels': 'Not on your dashboard:',
+  'dashboard.show.panel': 'Show {{title}}',
 
   // Extractor, insertor and navigator lists of the dashboard (features/extractors)
   'extractors.add': 'Add',

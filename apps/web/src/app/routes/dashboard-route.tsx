@@ -13,6 +13,7 @@ import { QueryListPanel } from '../../features/queries/components/query-list-pan
 import { SchedulerListPanel } from '../../features/schedulers/components/scheduler-list-panel';
 import { StatementRecognitionPanel } from '../../features/statement-recognition/components/statement-recognition-panel';
 import { useUserSettings } from '../../features/user-settings/api/get-user-settings';
+import { useUpdateUserSetting } from '../../features/user-settings/api/update-user-setting';
 import { DialogLoading } from '../../components/route-loading';
 import { errorText } from '../../lib/api-client';
 import { useSession } from '../../lib/session';
@@ -27,6 +28,7 @@ export function DashboardRoute() {
   const { t } = useTranslation();
   const { isTempPasswordSet, isRemoteEngine } = useSession();
   const settings = useUserSettings({ isEnabled: !isTempPasswordSet });
+  const updateSetting = useUpdateUserSetting();
   // The run whose results show: the lists offer them, the runs feature shows them.
   const [results, setResults] = useState<{ runId: string; name: string } | null>(null);
   const showResults = (item: ExtractorListItem) => {
@@ -84,7 +86,12 @@ export function DashboardRoute() {
           {errorText(settings.error)}
         </Alert>
       )}
-      <DashboardGrid settings={values} isRemoteEngine={isRemoteEngine} panels={listPanels} />
+      <DashboardGrid
+        settings={values}
+        isRemoteEngine={isRemoteEngine}
+        panels={listPanels}
+        onShowPanel={(name) => updateSetting.mutate({ name, value: 'true' })}
+      />
       <RunErrorNotices />
       {results && (
         <Suspense fallback={<DialogLoading />}>
