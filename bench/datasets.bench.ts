@@ -9,7 +9,10 @@
  *      into a twin table with the same columns and indexes;
  *  (c) exporting 1,000,000 rows (GET /api/query/export/excel): time and the API's peak RSS growth,
  *      next to exceljs's streaming writer writing the same rows from memory into the same workbook
- *      (date cells formatted, as the export does; plain cells also shown, for reference).
+ *      (date cells formatted, as the export does; plain cells also shown, for reference);
+ *  (d) exporting small results, 10 and 5,000 rows (written on the API thread, issue 23): time to
+ *      first byte and total — p50 — next to exceljs's streaming writer writing the same rows from
+ *      memory, and to a JSON call (a page of the same result) in the same run.
  * Run: pnpm bench:datasets  (needs PostgreSQL and Redis; starts its own stack and database; uses the
  * build unless BENCH_USE_SOURCE=1). BENCH_DATASET_ROWS changes the million.
  */
@@ -21,7 +24,14 @@ import http from 'node:http';
 import pg from 'pg';
 import request from 'supertest';
 import type ExcelJS from 'exceljs';
-import { createPrismaClient, datasetTable, fieldColumn } from '../packages/db/src/index.js';
+import {
+  createDatasetTable,
+  createPrismaClient,
+  datasetTable,
+  fieldColumn,
+  fillDataset,
+  pgSql,
+} from '../packages/db/src/index.js';
 import { createRunStore } from '../apps/worker/src/flows/run-store.js';
 import type {
   DatasetEditResponse,
@@ -38,7 +48,15 @@ const FILL_ROWS = 10_000;
 const FILL_ROUNDS = 4;
 const PAGE_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 const PAGE_SIZE = 25;
-const GOALS = { pageVsSql: 1.5, pageP95Ms: 250, fillVsSql: 0.5, exportRssMb: 200, exportVsExceljs: 1.5 };
+const SMALL_EXPORT_ROUNDS = 20;
+const GOALS = {
+  pageVsSql: 1.5,
+  pageP95Ms: 250,
+  fillVsSql: 0.5,
+  exportRssMb: 200,
+  exportVsExceljs: 1.5,
+  smallExportMs: 1000,
+};
 const CATEGORIES = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa'];
 const excel = createRequire(fromRoot('apps/api/package.json'))('exceljs') as typeof ExcelJS;
 
@@ -386,7 +404,10 @@ try {
    * exceljs's streaming writer on the rows in memory, to a sink: `asExported` writes the workbook
    * the API writes (a number format on date cells, column widths); without it, plain cells.
    */
-  const writeFromMemory = async (asExported: boolean): Promise<number> => {
+  const writeFromMemory = async (
+    asExported: boolean,
+    rows: readonly unknown[][] = inMemory as unknown[][],
+  ): Promise<number> => {
     const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
     const started = performance.now();
     const workbook = new excel.stream.xlsx.WorkbookWriter({
@@ -398,7 +419,7 @@ try {
     const styles = fieldNames.map((name) => (name === 'Date' ? { numFmt: 'yyyy-mm-dd hh:mm:ss' } : {}));
     if (asExported) sheet.columns = fieldNames.map((name) => ({ width: name === 'Date' ? 20 : 18 }));
     sheet.addRow(fieldNames).commit();
-    for (const cells of inMemory as unknown[][]) {
+    for (const cells of rows) {
       const row = sheet.addRow(cells);
       if (asExported)
         row.eachCell((cell, number) => {
@@ -422,6 +443,113 @@ try {
     '    (exceljs from memory, plain cells: no date format)',
     `${(plainWriterMs / 1000).toFixed(1)} s, ratio ${(exportMs / plainWriterMs).toFixed(2)}×`,
   );
+
+  // ---------------------------------------------------------------------------------------------
+  // (d) Small exports: written on the API thread, from rows read at once.
+  // ---------------------------------------------------------------------------------------------
+  /** A dataset of its own with `count` rows like the big one's, and the saved query of all of them. */
+  async function smallExportQuery(count: number): Promise<{ queryId: string; rows: unknown[][] }> {
+    const small = await db.dataset.create({
+      data: {
+        userId,
+        name: `Small ${count}`,
+        description: `${count} rows`,
+        fields: {
+          create: [
+            { name: 'Name', type: 'TEXT', isKey: false, sequence: 0 },
+            { name: 'Amount', type: 'NUMBER', isKey: false, sequence: 1 },
+            { name: 'Date', type: 'DATETIME', isKey: false, sequence: 2 },
+            { name: 'Category', type: 'TEXT', isKey: false, sequence: 3 },
+          ],
+        },
+      },
+      include: { fields: true },
+    });
+    const fields = small.fields.map((field) => ({ id: field.id, type: field.type, isKey: false }));
+    const rows = Array.from({ length: count }, (_, i) => [
+      `Customer ${i}`,
+      Math.round(i * 731) / 100,
+      new Date(Date.UTC(2025, 0, 1) + i * 60_000),
+      CATEGORIES[i % CATEGORIES.length] as string,
+    ]);
+    await createDatasetTable(pgSql(pool), small.id, fields);
+    await fillDataset(pgSql(pool), {
+      datasetId: small.id,
+      fields,
+      writtenFieldIds: fields.map((field) => field.id),
+      rows: rows.map((row) =>
+        Object.fromEntries(
+          fields.map((field, index) => {
+            const value = row[index];
+            return [field.id, value instanceof Date ? value.toISOString() : String(value)];
+          }),
+        ),
+      ),
+      extractorId: null,
+      runId: null,
+    });
+    const query = await api()
+      .post('/api/query/createquery')
+      .set(auth)
+      .send({ name: `Small ${count}`, description: 'Small', timeZone: 'UTC' })
+      .expect(201);
+    await api().post('/api/query/dataset').set(auth).send({ datasetId: small.id }).expect(200);
+    await api().post('/api/query/datasetfieldquery').set(auth).send({}).expect(200);
+    await api()
+      .post('/api/query/fieldselected')
+      .set(auth)
+      .send({ fields: small.fields.map((field) => ({ datasetFieldId: field.id })) })
+      .expect(200);
+    await api().post('/api/query/filterinputvalue').set(auth).send({ filters: [] }).expect(200);
+    const queryId = (query.body as { id: string }).id;
+    await api().get('/api/query/save').query({ queryId }).set(auth).expect(200);
+    return { queryId, rows };
+  }
+  /** One export over HTTP: when its first byte came and when its last did. */
+  const timedExport = (queryId: string) =>
+    new Promise<{ firstByteMs: number; totalMs: number }>((resolve, reject) => {
+      const started = performance.now();
+      let firstByteMs = 0;
+      http
+        .get(
+          new URL(`/api/query/export/excel?queryId=${queryId}`, stack.apiUrl),
+          { headers: auth },
+          (response) => {
+            if (response.statusCode !== 200) reject(new Error(`export answered ${response.statusCode}`));
+            response.on('data', () => (firstByteMs ||= performance.now() - started));
+            response.on('end', () => resolve({ firstByteMs, totalMs: performance.now() - started }));
+            response.on('error', reject);
+          },
+        )
+        .on('error', reject);
+    });
+  for (const count of [10, 5000]) {
+    const { queryId, rows } = await smallExportQuery(count);
+    const firstBytes: number[] = [];
+    const totals: number[] = [];
+    const writers: number[] = [];
+    await timedExport(queryId);
+    for (let round = 0; round < SMALL_EXPORT_ROUNDS; round += 1) {
+      const { firstByteMs, totalMs } = await timedExport(queryId);
+      firstBytes.push(firstByteMs);
+      totals.push(totalMs);
+      writers.push(await writeFromMemory(true, rows));
+    }
+    const p50 = (values: number[]) => percentile(values, 50);
+    line(
+      `(d) export ${count.toLocaleString('en')} rows as xlsx: API, first byte / total`,
+      `p50 ${ms(p50(firstBytes))} / ${ms(p50(totals))} (goal total ≤ ${GOALS.smallExportMs} ms)`,
+    );
+    line('    exceljs WorkbookWriter from memory, same workbook', `p50 ${ms(p50(writers))}`);
+    line('    ratio of p50 totals', `${(p50(totals) / p50(writers)).toFixed(2)}×`);
+  }
+  const pageTimes: number[] = [];
+  for (let round = 0; round < SMALL_EXPORT_ROUNDS; round += 1) {
+    const started = performance.now();
+    await api().get('/api/query/querydashboard').set(auth).expect(200);
+    pageTimes.push(performance.now() - started);
+  }
+  line('    (a JSON call in the same run: the query list)', `p50 ${ms(percentile(pageTimes, 50))}`);
 } finally {
   await pool.end();
   await db.$disconnect();

@@ -9,6 +9,7 @@ import {
   createDatasetTable,
   createPostgresFileStorage,
   createPrismaClient,
+  datasetTable,
   fillDataset,
   pgSql,
   type FillValue,
@@ -25,6 +26,7 @@ import {
   type ValueType,
 } from '@pagewright/shared';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
+import { STACK_QUERY_EXPORTS_MAX_RUNNING } from '../support/stack.js';
 
 const apiUrl = inject('apiUrl');
 const mailUrl = inject('mailUrl');
@@ -616,7 +618,7 @@ describe('export', () => {
     expect(rows.slice(1).map(trimmed)).toEqual(expectedRows.map(trimmed));
   });
 
-  it('exports every row of a saved query, past one cursor batch', async () => {
+  it('exports every row of a saved query, past one cursor batch (a large result, in the writer thread)', async () => {
     const big = await insertDataset(
       owner,
       'Big',
@@ -624,7 +626,8 @@ describe('export', () => {
         ['N', 'NUMBER'],
         ['Label', 'TEXT'],
       ],
-      Array.from({ length: 2500 }, (_, index) => ({ N: String(index), Label: `row ${index % 7}` })),
+      // More rows than the API thread writes itself (5,000): the writer thread's cursor, in batches.
+      Array.from({ length: 6500 }, (_, index) => ({ N: String(index), Label: `row ${index % 7}` })),
     );
     const queryId = await openQuery(owner, big, {
       name: 'Everything',
@@ -633,8 +636,8 @@ describe('export', () => {
     });
     await api().get('/api/query/save').query({ queryId }).set(bearer(owner)).expect(200);
     const { headers, rows } = await exportWorkbook(owner, queryId);
-    expect(headers.get('x-total-rows')).toBe('2400');
-    const wanted = Array.from({ length: 2500 }, (_, n) => n)
+    expect(headers.get('x-total-rows')).toBe('6400');
+    const wanted = Array.from({ length: 6500 }, (_, n) => n)
       .filter((n) => n >= 100)
       .map((n) => [`row ${n % 7}`, n])
       .sort((a, b) => String(b[0]).localeCompare(String(a[0])) || Number(a[1]) - Number(b[1]));
@@ -674,6 +677,96 @@ describe('export', () => {
     reader.destroy();
     await expect.poll(openCursors, { timeout: 20_000 }).toBe(0);
     await api().get('/api/query/querydashboard').set(bearer(owner)).expect(200);
+  });
+
+  it('runs a set number of exports at once; one more is told to try again until a slot is given back', async () => {
+    /** A saved query of a dataset of its own, and a connection that can hold its table locked. */
+    const lockable = async (name: string) => {
+      const dataset = await insertDataset(owner, name, [['Label', 'TEXT']], [{ Label: `${name} row` }]);
+      const queryId = await openQuery(owner, dataset, { name });
+      await api().get('/api/query/save').query({ queryId }).set(bearer(owner)).expect(200);
+      const locker = new pg.Client({ connectionString: inject('databaseUrl') });
+      await locker.connect();
+      await locker.query('BEGIN');
+      // The export's count waits on this lock: the export holds its slot meanwhile.
+      await locker.query(`LOCK TABLE ${datasetTable(dataset.id)} IN ACCESS EXCLUSIVE MODE`);
+      return { queryId, locker, table: datasetTable(dataset.id) };
+    };
+    const exportUrl = (queryId: string) => {
+      const url = new URL('/api/query/export/excel', apiUrl);
+      url.searchParams.set('queryId', queryId);
+      return url;
+    };
+    /** Statements of the API waiting for the locked tables. */
+    const waitingOnLocks = async () => {
+      const { rows } = await pool.query<{ count: number }>(
+        `SELECT count(*)::int AS count FROM pg_stat_activity
+         WHERE datname = current_database() AND wait_event_type = 'Lock'
+           AND query LIKE ANY ($1::text[])`,
+        [held.map(({ table }) => `%${table}%`)],
+      );
+      return rows[0]?.count ?? 0;
+    };
+    // One after the other: the wizard is one draft per user.
+    const held: Awaited<ReturnType<typeof lockable>>[] = [];
+    for (let index = 0; index < STACK_QUERY_EXPORTS_MAX_RUNNING; index += 1)
+      held.push(await lockable(`Held ${index}`));
+    const free = await openQuery(owner, orders, { name: 'Orders, saved', columns: [{ name: 'Region' }] });
+    await api().get('/api/query/save').query({ queryId: free }).set(bearer(owner)).expect(200);
+    try {
+      const readers = held.map(({ queryId }) => {
+        const abort = new AbortController();
+        const answer = fetch(exportUrl(queryId), { headers: bearer(owner), signal: abort.signal });
+        answer.catch(() => undefined);
+        return { abort, answer };
+      });
+      await expect.poll(waitingOnLocks, { timeout: 20_000 }).toBe(STACK_QUERY_EXPORTS_MAX_RUNNING);
+
+      // Every slot is taken: one more is refused at once, with the text to try again.
+      const refused = await fetch(exportUrl(free), { headers: bearer(owner) });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await refused.json()).toEqual({
+        message: 'Too many exports are running. Try again shortly.',
+        code: 'SERVICE_UNAVAILABLE',
+      });
+
+      // The first reader leaves before its first byte; its export goes on once its table is free,
+      // finds no reader, and gives its slot back while the others still hold theirs.
+      readers[0]?.abort.abort();
+      await held[0]?.locker.query('COMMIT');
+      await expect
+        .poll(
+          async () => {
+            const answer = await fetch(exportUrl(free), { headers: bearer(owner) });
+            await answer.arrayBuffer();
+            return answer.status;
+          },
+          { timeout: 20_000 },
+        )
+        .toBe(200);
+
+      // The others end as they should once their tables are free: whole workbooks.
+      for (const { locker } of held.slice(1)) await locker.query('COMMIT');
+      for (const [index, reader] of readers.entries()) {
+        if (index === 0) continue;
+        const workbook = new ExcelJS.Workbook();
+        await workbook.xlsx.load(await (await reader.answer).arrayBuffer());
+        expect(workbook.worksheets[0]?.getRow(2).getCell(1).value).toBe(`Held ${index} row`);
+      }
+    } finally {
+      await Promise.all(held.map(({ locker }) => locker.end()));
+    }
+
+    // An export refused after it took its slot (not the caller's query), and one done, give it
+    // back too: more of each, one after the other, than there are slots.
+    for (let round = 0; round <= STACK_QUERY_EXPORTS_MAX_RUNNING; round += 1)
+      await api().get('/api/query/export/excel').query({ queryId: free }).set(bearer(stranger)).expect(404);
+    for (let round = 0; round <= STACK_QUERY_EXPORTS_MAX_RUNNING; round += 1) {
+      const { headers, rows } = await exportWorkbook(owner, free);
+      expect(headers.get('x-total-rows')).toBe(String(ORDERS.length));
+      expect(rows.slice(1).map((row) => row[0])).toEqual(ORDERS.map((order) => order.Region));
+    }
   });
 });
 

@@ -42,6 +42,8 @@ export const STACK_WORKER_LOG = 'worker';
 export const STACK_ASK_TIMEOUT_SECONDS = 12;
 /** The test stack's RUN_LOCK_SECONDS: how soon a killed worker's run is noticed. */
 export const STACK_RUN_LOCK_SECONDS = 10;
+/** The test stack's QUERY_EXPORTS_MAX_RUNNING: exports one API process runs at once. */
+export const STACK_QUERY_EXPORTS_MAX_RUNNING = 2;
 
 function isAlive(pid: number): boolean {
   try {
@@ -219,6 +221,8 @@ export async function startStack({
       // for that. 10 s stays far above any pause of a busy worker's event loop (renewed every 5 s).
       RUN_LOCK_SECONDS: String(STACK_RUN_LOCK_SECONDS),
       STOPPED_RUN_SWEEP_SECONDS: '2',
+      // Few enough export slots for a test to fill them all.
+      QUERY_EXPORTS_MAX_RUNNING: String(STACK_QUERY_EXPORTS_MAX_RUNNING),
       ...env,
     };
     const builtServer = fromRoot('apps/api/dist/server.js');

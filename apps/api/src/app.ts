@@ -72,6 +72,7 @@ import { createTemplateRepository } from './modules/statement-templates/statemen
 import { templateRoutes } from './modules/statement-templates/statement-templates.routes.js';
 import { createTemplateService } from './modules/statement-templates/statement-templates.service.js';
 import { createQueryResultService } from './modules/queries/query-results.service.js';
+import { createExportSlots } from './modules/queries/export-slots.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -259,6 +260,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
           queries,
           drafts: queryDrafts,
           databaseUrl: config.DATABASE_URL,
+          exportSlots: createExportSlots(config.QUERY_EXPORTS_MAX_RUNNING),
           log: app.log,
         }),
       });

@@ -86,6 +86,12 @@ const configSchema = z.object({
   MESSAGE_SEND_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(60),
   /** How long a template page image's signed address works (an <img> cannot send the bearer token). */
   TEMPLATE_IMAGE_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
+  /**
+   * Query exports (GET /query/export/excel) this process runs at once; one more answers 503 'Too
+   * many exports are running. Try again shortly.'. A large export holds a writer thread (up to
+   * ~150 MB of heap) and a database connection of its own for as long as its reader takes.
+   */
+  QUERY_EXPORTS_MAX_RUNNING: z.coerce.number().int().min(1).max(64).default(4),
   /** How long pdf-to-text waits for its PDF to be read (the worker ends a job at its own limit). */
   RECOGNITION_WAIT_SECONDS: z.coerce.number().int().min(5).max(3600).default(180),
   WEB_DIST: z.string().default('apps/web/dist'),

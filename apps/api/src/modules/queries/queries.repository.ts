@@ -1,11 +1,14 @@
 import {
+  DatasetQueryError,
   Prisma,
   createFileStorage,
   datasetHasRows,
   datasetQueryPage,
   datasetsHoldFile,
+  openDatasetQueryCursor,
   pgSql,
   type DatasetQuery,
+  type DatasetQueryRow,
   type FileStorage,
   type PrismaClient,
 } from '@pagewright/db';
@@ -169,6 +172,29 @@ export function createQueryRepository(
 
     page(query: DatasetQuery, paging: { page: number; size: number }) {
       return datasetQueryPage(pgSql(pool), query, paging);
+    },
+
+    /**
+     * The whole result when it has at most `maxRows` rows (counted and read in one snapshot, on a
+     * pooled connection held only that long); null when it has more.
+     */
+    async rowsIfAtMost(query: DatasetQuery, maxRows: number): Promise<DatasetQueryRow[] | null> {
+      const client = await pool.connect();
+      let isBroken = false;
+      try {
+        // The count comes first; the FETCH of them all only runs when the count allows it.
+        const cursor = await openDatasetQueryCursor(pgSql(client), query, { batchSize: maxRows + 1 });
+        try {
+          return cursor.totalOfRows <= maxRows ? await cursor.read() : null;
+        } finally {
+          await cursor.close();
+        }
+      } catch (error) {
+        isBroken = !(error instanceof DatasetQueryError);
+        throw error;
+      } finally {
+        client.release(isBroken);
+      }
     },
 
     /** The caller's stored file, if a row of one of the caller's datasets holds it. */

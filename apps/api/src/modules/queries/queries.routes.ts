@@ -226,11 +226,13 @@ export const queryRoutes: FastifyPluginAsyncZod<{
     schema: {
       tags,
       summary: "Every row of the draft's result (or a saved query's) as {query name}.xlsx, streamed",
-      description: 'The header X-Total-Rows gives the number of rows before the file arrives.',
+      description:
+        'The header X-Total-Rows gives the number of rows before the file arrives. 503 when the ' +
+        'exports this process runs at once (QUERY_EXPORTS_MAX_RUNNING) are all taken.',
       security: bearerSecurity,
       querystring: exportQueryQuerySchema,
       produces: [XLSX_TYPE],
-      response: errors,
+      response: errorResponses(400, 401, 404, 409, 503),
     },
     handler: async (request, reply) =>
       sendWorkbook(reply, await results.export(request.user.id, request.query.queryId)),

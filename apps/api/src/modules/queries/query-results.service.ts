@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { finished, type Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { DatasetQueryError, type DatasetQuery, type DatasetQueryRow } from '@pagewright/db';
 import { MESSAGES, type QueryResult } from '@pagewright/shared';
@@ -12,7 +12,8 @@ import {
   type QueryShape,
 } from './query-dtos.js';
 import type { QueryRepository } from './queries.repository.js';
-import { openWorkbookExport } from './query-workbook.js';
+import type { ExportSlots } from './export-slots.js';
+import { IN_PROCESS_EXPORT_MAX_ROWS, openWorkbookExport, writeWorkbookInProcess } from './query-workbook.js';
 
 /** A query ready to run: its name (the export's file name), its columns and its SQL side. */
 interface RunnableQuery {
@@ -58,9 +59,25 @@ export function createQueryResultService(deps: {
   drafts: QueryDraftStore;
   /** The export's writer thread reads rows on a connection of its own. */
   databaseUrl: string;
+  /** The exports this process runs at once (QUERY_EXPORTS_MAX_RUNNING). */
+  exportSlots: ExportSlots;
   log: FastifyBaseLogger;
 }) {
-  const { queries, drafts, databaseUrl, log } = deps;
+  const { queries, drafts, databaseUrl, exportSlots, log } = deps;
+
+  /**
+   * A small result (IN_PROCESS_EXPORT_MAX_ROWS at most) is read on the pool and written on this
+   * thread: its first byte follows the count. A larger one is read and written by a writer thread.
+   */
+  async function openExport({ name, columns, query }: RunnableQuery) {
+    const rows = await queries.rowsIfAtMost(query, IN_PROCESS_EXPORT_MAX_ROWS);
+    if (rows)
+      return {
+        totalOfRows: rows.length,
+        stream: writeWorkbookInProcess({ sheetName: name, columns, rows, log }),
+      };
+    return openWorkbookExport({ sheetName: name, columns, query, databaseUrl, log });
+  }
 
   async function ownedDataset(userId: string, datasetId: string) {
     const dataset = await queries.findDataset(userId, datasetId);
@@ -124,16 +141,26 @@ export function createQueryResultService(deps: {
       return resultOf(dataset.fields, await queries.page(query, paging), paging);
     },
 
-    /** Every row of the draft's result (or a saved query's) as `{name}.xlsx`, streamed. */
+    /**
+     * Every row of the draft's result (or a saved query's) as `{name}.xlsx`, streamed. Holds one of
+     * the process's export slots until the stream ends, fails or loses its reader; with none free,
+     * 503 'Too many exports are running…'.
+     */
     async export(
       userId: string,
       queryId: string | undefined,
     ): Promise<{ fileName: string; totalOfRows: number; stream: Readable }> {
-      const { name, columns, query } = await queryOf(userId, queryId);
-      const exported = await refusingBadFilters(
-        openWorkbookExport({ sheetName: name, columns, query, databaseUrl, log }),
-      );
-      return { fileName: `${name}.xlsx`, ...exported };
+      const giveBack = exportSlots.take();
+      if (!giveBack) throw new AppError('SERVICE_UNAVAILABLE', MESSAGES['query.export.busy']);
+      try {
+        const runnable = await queryOf(userId, queryId);
+        const exported = await refusingBadFilters(openExport(runnable));
+        finished(exported.stream, giveBack);
+        return { fileName: `${runnable.name}.xlsx`, ...exported };
+      } catch (error) {
+        giveBack();
+        throw error;
+      }
     },
 
     /** A FILE cell's file: the caller's, and held by a row of one of the caller's datasets. */

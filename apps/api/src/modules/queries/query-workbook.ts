@@ -1,13 +1,14 @@
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, Transform, type Readable } from 'node:stream';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
-import { DatasetQueryError, type DatasetQuery } from '@pagewright/db';
+import { DatasetQueryError, type DatasetQuery, type DatasetQueryRow } from '@pagewright/db';
 import type {
   FromWorkbookWorker,
   WorkbookAck,
   WorkbookColumn,
   WorkbookWorkerData,
 } from './query-workbook.protocol.js';
+import { createQueryWorkbookWriter } from './query-workbook.writer.js';
 
 export type { WorkbookColumn } from './query-workbook.protocol.js';
 
@@ -15,6 +16,91 @@ export type { WorkbookColumn } from './query-workbook.protocol.js';
 const WRITER_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 48 };
 /** Rows the writer thread fetches from its cursor at a time. */
 const CURSOR_BATCH_ROWS = 1000;
+
+/**
+ * Results of at most this many rows are written on the API thread, from rows read at once on the
+ * pool: a writer thread costs 0.4 s (build) to 0.6 s (tsx) to start before its first byte, which
+ * is the whole of a small export, while 5,000 rows take the API thread tens of milliseconds to
+ * write (docs/performance.md, bench:datasets (d)). Larger ones go to the writer thread.
+ */
+export const IN_PROCESS_EXPORT_MAX_ROWS = 5000;
+/** Rows the API thread writes before it lets other requests run. */
+const IN_PROCESS_BATCH_ROWS = 500;
+
+/** Bytes gathered before they go to the reader at once, whatever the turn of the event loop. */
+const GATHERED_BYTES_MAX = 64 * 1024;
+
+/**
+ * The zip comes in hundreds of pieces of a few bytes (305 for a 10-row file), each of which would
+ * be a chunk of its own on the wire. This gathers the pieces written in one turn of the event loop
+ * (or up to GATHERED_BYTES_MAX) into one chunk, passed on at the next turn: the reader still gets
+ * the bytes as they are made.
+ */
+function gatheringStream(): Transform {
+  let pieces: Buffer[] = [];
+  let size = 0;
+  let isScheduled = false;
+  const stream: Transform = new Transform({
+    transform(piece: Buffer, _encoding, done) {
+      pieces.push(piece);
+      size += piece.length;
+      if (size >= GATHERED_BYTES_MAX) passOn();
+      else if (!isScheduled) {
+        isScheduled = true;
+        setImmediate(() => {
+          isScheduled = false;
+          if (!stream.destroyed) passOn();
+        });
+      }
+      done();
+    },
+    flush(done) {
+      passOn();
+      done();
+    },
+  });
+  const passOn = () => {
+    if (size === 0) return;
+    const chunk = Buffer.concat(pieces, size);
+    pieces = [];
+    size = 0;
+    stream.push(chunk);
+  };
+  return stream;
+}
+
+/**
+ * A small result's rows (read already, at most IN_PROCESS_EXPORT_MAX_ROWS) as an .xlsx written
+ * on the API thread, a batch at a time with other requests served between batches. The stream
+ * gets the bytes as exceljs zips them; an error destroys it (logged).
+ */
+export function writeWorkbookInProcess(options: {
+  sheetName: string;
+  columns: readonly WorkbookColumn[];
+  rows: readonly DatasetQueryRow[];
+  log: FastifyBaseLogger;
+}): Readable {
+  const output = gatheringStream();
+  output.on('error', (error) => options.log.warn({ err: error }, 'query export stream ended early'));
+  const write = async () => {
+    const writer = createQueryWorkbookWriter({
+      stream: output,
+      sheetName: options.sheetName,
+      columns: options.columns,
+    });
+    for (let first = 0; first < options.rows.length && !output.destroyed; first += IN_PROCESS_BATCH_ROWS) {
+      if (first > 0) await new Promise((resolve) => setImmediate(resolve));
+      await writer.addRows(options.rows.slice(first, first + IN_PROCESS_BATCH_ROWS));
+    }
+    if (!output.destroyed) await writer.finish();
+  };
+  write().catch((error: unknown) => {
+    if (output.destroyed) return;
+    options.log.error({ err: error }, 'query export failed');
+    output.destroy(error instanceof Error ? error : new Error(String(error)));
+  });
+  return output;
+}
 
 /**
  * Starts the writer thread: from the bundle (dist/query-workbook.worker.js, an entry of its own)
@@ -33,7 +119,7 @@ function startWriter(options: WorkerOptions): Worker {
 }
 
 /**
- * A query's every row as an .xlsx, written while it is read by a writer thread
+ * A (large) query's every row as an .xlsx, written while it is read by a writer thread
  * (query-workbook.worker) on a connection of its own. Resolves once the thread's cursor is open,
  * with the row count of its snapshot; a filter the SQL refuses rejects with its DatasetQueryError
  * before any byte is sent. The stream ends when the workbook is done; a reader that goes away stops

@@ -8,14 +8,26 @@ import { exportQuery, type ExportProgress } from '../api/export-query';
 import { saveBlob } from '../../../lib/file-download';
 import { formatBytes } from '../save-file';
 
+/** What the progress line shows: 'waiting' until the server answers, then the rows and the bytes so far. */
+type ShownProgress = 'waiting' | { totalRows: number | null; received: string };
+
 /**
  * Export to spreadsheet: the result as {query name}.xlsx. The file streams from the server, so
- * while it arrives a progress bar shows the rows it holds (X-Total-Rows) and the bytes received;
- * Stop abandons it.
+ * while it arrives a progress bar shows the rows it holds (X-Total-Rows) and the bytes received,
+ * counted chunk by chunk; Stop abandons it.
  */
 export function ExportButton({ queryName, queryId }: { queryName: string; queryId?: string }) {
   const { t } = useTranslation();
-  const [progress, setProgress] = useState<ExportProgress | null>(null);
+  const [progress, setProgress] = useState<ShownProgress | null>(null);
+  // Every chunk reports; the line renders again only when its text changes (0.1 KB or MB steps).
+  const onProgress = ({ totalRows, receivedBytes }: ExportProgress) => {
+    const received = formatBytes(receivedBytes);
+    setProgress((shown) =>
+      shown !== null && shown !== 'waiting' && shown.totalRows === totalRows && shown.received === received
+        ? shown
+        : { totalRows, received },
+    );
+  };
   const controller = useRef<AbortController | null>(null);
 
   // Leaving the screen mid-export stops it.
@@ -24,13 +36,13 @@ export function ExportButton({ queryName, queryId }: { queryName: string; queryI
   const start = async () => {
     const abort = new AbortController();
     controller.current = abort;
-    setProgress({ totalRows: null, receivedBytes: 0 });
+    setProgress('waiting');
     try {
       const { fileName, blob } = await exportQuery({
         queryId,
         fallbackName: `${queryName}.xlsx`,
         signal: abort.signal,
-        onProgress: setProgress,
+        onProgress,
       });
       saveBlob(blob, fileName);
       toast.success(t('queries.export.done', { fileName }));
@@ -59,10 +71,9 @@ export function ExportButton({ queryName, queryId }: { queryName: string; queryI
       <Box sx={{ flex: 1 }}>
         <LinearProgress aria-label={t('queries.export')} />
         <Typography variant="caption" color="text.secondary">
-          {t('queries.export.progress', {
-            rows: progress.totalRows ?? '…',
-            received: formatBytes(progress.receivedBytes),
-          })}
+          {progress === 'waiting'
+            ? t('queries.export.waiting')
+            : t('queries.export.progress', { rows: progress.totalRows ?? '…', received: progress.received })}
         </Typography>
       </Box>
       <Button onClick={() => controller.current?.abort()}>{t('queries.export.stop')}</Button>
