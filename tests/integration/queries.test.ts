@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import net from 'node:net';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   countDatasetRows,
+  createDatabase,
   createDatasetTable,
   createPostgresFileStorage,
   createPrismaClient,
   datasetTable,
+  fieldColumn,
   fillDataset,
   pgSql,
   type FillValue,
@@ -26,7 +29,7 @@ import {
   type ValueType,
 } from '@pagewright/shared';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
-import { STACK_QUERY_EXPORTS_MAX_RUNNING } from '../support/stack.js';
+import { STACK_QUERY_EXPORTS_MAX_RUNNING, STACK_QUERY_EXPORT_STALL_SECONDS } from '../support/stack.js';
 
 const apiUrl = inject('apiUrl');
 const mailUrl = inject('mailUrl');
@@ -681,16 +684,16 @@ describe('export', () => {
 
   it('runs a set number of exports at once; one more is told to try again until a slot is given back', async () => {
     /** A saved query of a dataset of its own, and a connection that can hold its table locked. */
-    const lockable = async (name: string) => {
-      const dataset = await insertDataset(owner, name, [['Label', 'TEXT']], [{ Label: `${name} row` }]);
-      const queryId = await openQuery(owner, dataset, { name });
-      await api().get('/api/query/save').query({ queryId }).set(bearer(owner)).expect(200);
+    const lockable = async (name: string, user: SignedInUser) => {
+      const dataset = await insertDataset(user, name, [['Label', 'TEXT']], [{ Label: `${name} row` }]);
+      const queryId = await openQuery(user, dataset, { name });
+      await api().get('/api/query/save').query({ queryId }).set(bearer(user)).expect(200);
       const locker = new pg.Client({ connectionString: inject('databaseUrl') });
       await locker.connect();
       await locker.query('BEGIN');
       // The export's count waits on this lock: the export holds its slot meanwhile.
       await locker.query(`LOCK TABLE ${datasetTable(dataset.id)} IN ACCESS EXCLUSIVE MODE`);
-      return { queryId, locker, table: datasetTable(dataset.id) };
+      return { queryId, locker, table: datasetTable(dataset.id), user };
     };
     const exportUrl = (queryId: string) => {
       const url = new URL('/api/query/export/excel', apiUrl);
@@ -707,16 +710,18 @@ describe('export', () => {
       );
       return rows[0]?.count ?? 0;
     };
-    // One after the other: the wizard is one draft per user.
+    // One after the other: the wizard is one draft per user. Each user may hold one export at a
+    // time (STACK_QUERY_EXPORTS_MAX_PER_USER), so the slots are filled by different users.
     const held: Awaited<ReturnType<typeof lockable>>[] = [];
+    const holders = [owner, stranger];
     for (let index = 0; index < STACK_QUERY_EXPORTS_MAX_RUNNING; index += 1)
-      held.push(await lockable(`Held ${index}`));
+      held.push(await lockable(`Held ${index}`, holders[index % holders.length] ?? owner));
     const free = await openQuery(owner, orders, { name: 'Orders, saved', columns: [{ name: 'Region' }] });
     await api().get('/api/query/save').query({ queryId: free }).set(bearer(owner)).expect(200);
     try {
-      const readers = held.map(({ queryId }) => {
+      const readers = held.map(({ queryId, user }) => {
         const abort = new AbortController();
-        const answer = fetch(exportUrl(queryId), { headers: bearer(owner), signal: abort.signal });
+        const answer = fetch(exportUrl(queryId), { headers: bearer(user), signal: abort.signal });
         answer.catch(() => undefined);
         return { abort, answer };
       });
@@ -766,6 +771,140 @@ describe('export', () => {
       const { headers, rows } = await exportWorkbook(owner, free);
       expect(headers.get('x-total-rows')).toBe(String(ORDERS.length));
       expect(rows.slice(1).map((row) => row[0])).toEqual(ORDERS.map((order) => order.Region));
+    }
+  });
+});
+
+describe('exports held by a user or a reader (issue 24)', () => {
+  /** A saved query over a dataset of `rows` rows of 1 KB of hex each (barely compressible). */
+  async function bulkyQuery(user: SignedInUser, name: string, rows: number) {
+    const dataset = await insertDataset(user, name, [['Blob', 'TEXT']], []);
+    await pool.query(
+      `INSERT INTO ${datasetTable(dataset.id)} (${fieldColumn(dataset.fields.Blob ?? '')})
+       SELECT string_agg(md5(n::text || '-' || k::text), '') FROM generate_series(1, $1) n,
+              generate_series(1, 32) k GROUP BY n`,
+      [rows],
+    );
+    const queryId = await openQuery(user, dataset, { name });
+    await api().get('/api/query/save').query({ queryId }).set(bearer(user)).expect(200);
+    return { queryId, table: datasetTable(dataset.id) };
+  }
+
+  const exportRequest = (user: SignedInUser, queryId: string) =>
+    `GET /api/query/export/excel?queryId=${queryId} HTTP/1.1\r\nHost: pagewright\r\n` +
+    `Authorization: Bearer ${user.token}\r\nConnection: close\r\n\r\n`;
+
+  const exportSessions = async () =>
+    (
+      await pool.query<{ count: number }>(
+        `SELECT count(*)::int AS count FROM pg_stat_activity
+          WHERE datname = current_database() AND application_name = 'pagewright-export'`,
+      )
+    ).rows[0]?.count ?? 0;
+
+  it('ends an export whose reader stops reading: its connection, transaction and slot come back', async () => {
+    // 60,000 rows of 1 KB of hex: far more than the sockets between can hold (~30 MB zipped),
+    // and the writer thread's path.
+    const { queryId } = await bulkyQuery(owner, 'Bulky', 60_000);
+    const url = new URL(apiUrl);
+    const socket = net.connect(Number(url.port), url.hostname);
+    const chunks: Buffer[] = [];
+    let isClosed = false;
+    let isStalling = true;
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      // Reads the first bytes, then stops reading, as a stalled download does.
+      if (isStalling) socket.pause();
+    });
+    socket.on('close', () => (isClosed = true));
+    socket.on('error', () => undefined);
+    socket.write(exportRequest(owner, queryId));
+    try {
+      await expect.poll(exportSessions, { timeout: 30_000 }).toBe(1);
+      await expect.poll(() => chunks.length, { timeout: 30_000 }).toBeGreaterThan(0);
+      // No byte moves: after STACK_QUERY_EXPORT_STALL_SECONDS the export ends and the writer's
+      // connection (in its open transaction) is gone, while the reader still reads nothing.
+      await expect
+        .poll(exportSessions, { timeout: 30_000 + STACK_QUERY_EXPORT_STALL_SECONDS * 1000 })
+        .toBe(0);
+      // What the reader gets when it reads again is cut short: no chunked body's last chunk.
+      isStalling = false;
+      socket.resume();
+      await expect.poll(() => isClosed, { timeout: 60_000 }).toBe(true);
+      const response = Buffer.concat(chunks);
+      expect(response.subarray(0, 15).toString()).toBe('HTTP/1.1 200 OK');
+      expect(response.subarray(-5).toString()).not.toBe('0\r\n\r\n');
+    } finally {
+      socket.destroy();
+    }
+    // The user's slot is free again: the next export runs.
+    const { headers } = await exportWorkbook(owner, (await bulkyQuery(owner, 'Small', 3)).queryId);
+    expect(headers.get('x-total-rows')).toBe('3');
+  }, 240_000);
+
+  it("keeps one user from taking every export slot, with a text of its own; other users' exports run", async () => {
+    const mine = await bulkyQuery(owner, 'Mine, held', 2);
+    const other = await bulkyQuery(owner, 'Mine, second', 2);
+    const theirs = await bulkyQuery(stranger, 'Theirs', 2);
+    const locker = new pg.Client({ connectionString: inject('databaseUrl') });
+    await locker.connect();
+    await locker.query('BEGIN');
+    await locker.query(`LOCK TABLE ${mine.table} IN ACCESS EXCLUSIVE MODE`);
+    const exportUrl = new URL('/api/query/export/excel', apiUrl);
+    exportUrl.searchParams.set('queryId', mine.queryId);
+    const held = fetch(exportUrl, { headers: bearer(owner) });
+    held.catch(() => undefined);
+    try {
+      await expect
+        .poll(
+          async () =>
+            (
+              await pool.query<{ count: number }>(
+                `SELECT count(*)::int AS count FROM pg_stat_activity
+                  WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE $1`,
+                [`%${mine.table}%`],
+              )
+            ).rows[0]?.count ?? 0,
+          { timeout: 20_000 },
+        )
+        .toBe(1);
+      const refused = await api()
+        .get('/api/query/export/excel')
+        .query({ queryId: other.queryId })
+        .set(bearer(owner));
+      expect(refused.status).toBe(503);
+      expect(refused.body).toEqual({
+        message: 'You already have 1 exports running. Try again when one has finished.',
+        code: 'SERVICE_UNAVAILABLE',
+      });
+      const { headers } = await exportWorkbook(stranger, theirs.queryId);
+      expect(headers.get('x-total-rows')).toBe('2');
+    } finally {
+      await locker.query('COMMIT');
+      await locker.end();
+    }
+    expect((await held).status).toBe(200);
+    await (await held).arrayBuffer();
+  });
+
+  it("limits the product's own database sessions: statements and idle transactions time out", async () => {
+    const { prisma, pool: limited } = createDatabase(inject('databaseUrl'), {
+      timeouts: { statementMs: 120_000, idleInTransactionMs: 90_000 },
+    });
+    try {
+      const shown = await limited.query<{ statement_timeout: string }>('SHOW statement_timeout');
+      const idle = await limited.query<{ idle_in_transaction_session_timeout: string }>(
+        'SHOW idle_in_transaction_session_timeout',
+      );
+      expect(shown.rows[0]?.statement_timeout).toBe('2min');
+      expect(idle.rows[0]?.idle_in_transaction_session_timeout).toBe('90s');
+      // Prisma's statements run on the same limited pool.
+      const [viaPrisma] =
+        await prisma.$queryRawUnsafe<{ statement_timeout: string }[]>('SHOW statement_timeout');
+      expect(viaPrisma?.statement_timeout).toBe('2min');
+    } finally {
+      await prisma.$disconnect();
+      await limited.end();
     }
   });
 });

@@ -44,6 +44,10 @@ export const STACK_ASK_TIMEOUT_SECONDS = 12;
 export const STACK_RUN_LOCK_SECONDS = 10;
 /** The test stack's QUERY_EXPORTS_MAX_RUNNING: exports one API process runs at once. */
 export const STACK_QUERY_EXPORTS_MAX_RUNNING = 2;
+/** ...and one user at a time, so a test can fill a user's share without filling the process. */
+export const STACK_QUERY_EXPORTS_MAX_PER_USER = 1;
+/** An export whose reader reads nothing this long is ended (60 s by default). */
+export const STACK_QUERY_EXPORT_STALL_SECONDS = 4;
 
 function isAlive(pid: number): boolean {
   try {
@@ -223,6 +227,8 @@ export async function startStack({
       STOPPED_RUN_SWEEP_SECONDS: '2',
       // Few enough export slots for a test to fill them all.
       QUERY_EXPORTS_MAX_RUNNING: String(STACK_QUERY_EXPORTS_MAX_RUNNING),
+      QUERY_EXPORTS_MAX_PER_USER: String(STACK_QUERY_EXPORTS_MAX_PER_USER),
+      QUERY_EXPORT_STALL_SECONDS: String(STACK_QUERY_EXPORT_STALL_SECONDS),
       ...env,
     };
     const builtServer = fromRoot('apps/api/dist/server.js');

@@ -5,7 +5,14 @@ import websocket from '@fastify/websocket';
 import { Redis } from 'ioredis';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createFileStorage, createRunStarter, createSecretBox, pgSql } from '@pagewright/db';
-import { MESSAGES, QUEUES, RUN_JOBS, queuePrefix, runFlowJobOptions } from '@pagewright/shared';
+import {
+  MESSAGES,
+  QUEUES,
+  RUN_JOBS,
+  databaseTimeoutsOf,
+  queuePrefix,
+  runFlowJobOptions,
+} from '@pagewright/shared';
 import { QueueEvents } from 'bullmq';
 import type { ApiConfig } from './config.js';
 import { AppError } from './lib/app-error.js';
@@ -259,8 +266,12 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
         results: createQueryResultService({
           queries,
           drafts: queryDrafts,
-          databaseUrl: config.DATABASE_URL,
-          exportSlots: createExportSlots(config.QUERY_EXPORTS_MAX_RUNNING),
+          database: { url: config.DATABASE_URL, timeouts: databaseTimeoutsOf(config) },
+          exportSlots: createExportSlots(config.QUERY_EXPORTS_MAX_RUNNING, config.QUERY_EXPORTS_MAX_PER_USER),
+          exportLimits: {
+            maxPerUser: config.QUERY_EXPORTS_MAX_PER_USER,
+            stallMs: config.QUERY_EXPORT_STALL_SECONDS * 1000,
+          },
           log: app.log,
         }),
       });

@@ -92,6 +92,10 @@ const configSchema = z.object({
    * ~150 MB of heap) and a database connection of its own for as long as its reader takes.
    */
   QUERY_EXPORTS_MAX_RUNNING: z.coerce.number().int().min(1).max(64).default(4),
+  /** Query exports one user runs at once in this process; one more answers 503 with its own text. */
+  QUERY_EXPORTS_MAX_PER_USER: z.coerce.number().int().min(1).max(64).default(2),
+  /** An export whose reader has read nothing (or that has produced nothing) for this long is ended. */
+  QUERY_EXPORT_STALL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** How long pdf-to-text waits for its PDF to be read (the worker ends a job at its own limit). */
   RECOGNITION_WAIT_SECONDS: z.coerce.number().int().min(5).max(3600).default(180),
   WEB_DIST: z.string().default('apps/web/dist'),

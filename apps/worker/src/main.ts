@@ -19,6 +19,7 @@ import {
   SESSION_QUEUES,
   WORKER_HEARTBEAT_EVERY_MS,
   WORKER_HEARTBEAT_TTL_MS,
+  databaseTimeoutsOf,
   publishLiveEvent,
   queuePrefix,
   workerHeartbeatKey,
@@ -60,7 +61,7 @@ log.info({ chromium: probe.browser()?.version(), path: config.CHROMIUM_PATH }, '
 await probe.close();
 
 // One pool for Prisma and the few hot statements written in SQL (a firing's run starts).
-const { prisma: db, pool } = createDatabase(config.DATABASE_URL);
+const { prisma: db, pool } = createDatabase(config.DATABASE_URL, { timeouts: databaseTimeoutsOf(config) });
 const sql = pgSql(pool);
 // BullMQ workers block on Redis: they need their own connection without a retry cap.
 const connection = new Redis(config.REDIS_URL, { maxRetriesPerRequest: null });

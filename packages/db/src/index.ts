@@ -6,6 +6,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from './generated/client.js';
+import { sessionTimeouts, type DatabaseTimeouts } from './datasets/sql-runner.js';
 
 export * from './generated/client.js';
 
@@ -27,10 +28,14 @@ export function createPrismaClient(databaseUrl: string): PrismaClient {
  */
 export function createDatabase(
   databaseUrl: string,
-  { poolSize }: { poolSize?: number } = {},
+  { poolSize, timeouts }: { poolSize?: number; timeouts?: DatabaseTimeouts } = {},
 ): { prisma: PrismaClient; pool: pg.Pool } {
   const schema = new URL(databaseUrl).searchParams.get('schema') ?? undefined;
-  const pool = new pg.Pool({ connectionString: databaseUrl, ...(poolSize ? { max: poolSize } : {}) });
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    ...(poolSize ? { max: poolSize } : {}),
+    ...sessionTimeouts(timeouts),
+  });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, schema ? { schema } : undefined) });
   return { prisma, pool };
 }

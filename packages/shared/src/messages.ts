@@ -227,6 +227,7 @@ export const MESSAGES = {
   'query.file.not.found': 'File not found',
   'query.export.error': 'The spreadsheet could not be made. Please try again later.',
   'query.export.busy': 'Too many exports are running. Try again shortly.',
+  'query.export.busy.user': 'You already have {{max}} exports running. Try again when one has finished.',
 
   // Messaging (data spec §5, §8; issue 14)
   'message.to.required': 'Field TO cannot be empty',

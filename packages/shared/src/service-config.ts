@@ -11,7 +11,23 @@ export const serviceConfigShape = {
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
   /** Prefix of every Redis key a deployment writes, so deployments can share one Redis. */
   REDIS_KEY_PREFIX: z.string().default('pagewright:'),
+  /**
+   * Every connection's statement_timeout and idle_in_transaction_session_timeout, in seconds (0:
+   * none): a statement or an idle transaction (a stalled export reader) cannot hold a connection
+   * and its locks for ever. A dataset's table rewrite raises its own with SET LOCAL.
+   */
+  DATABASE_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(120),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(120),
 };
+
+/** The database session limits of a service's config, as createDatabase takes them. */
+export const databaseTimeoutsOf = (config: {
+  DATABASE_STATEMENT_TIMEOUT_SECONDS: number;
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS: number;
+}) => ({
+  statementMs: config.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000,
+  idleInTransactionMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS * 1000,
+});
 
 /** 'true'/'false'/'1'/'0' from the environment as a boolean. */
 export const booleanFromEnv = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
 import { createDatabase, type PrismaClient } from '@pagewright/db';
+import { databaseTimeoutsOf } from '@pagewright/shared';
 import { FAIL_FAST_REDIS_OPTIONS } from '../lib/redis-fail-fast.js';
 
 declare module 'fastify' {
@@ -22,6 +23,7 @@ declare module 'fastify' {
 export const databasePlugin = fp(async (app: FastifyInstance) => {
   const { prisma: db, pool } = createDatabase(app.config.DATABASE_URL, {
     poolSize: app.config.DATABASE_POOL_SIZE,
+    timeouts: databaseTimeoutsOf(app.config),
   });
   // An idle connection that drops (database restart) must not take the API down with it.
   pool.on('error', (error) => app.log.warn({ err: error }, 'idle PostgreSQL connection failed'));

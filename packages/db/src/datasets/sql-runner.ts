@@ -26,3 +26,22 @@ export function pgSql(pool: pg.Pool | pg.PoolClient | pg.Client): SqlRunner {
       (await pool.query(text, values as unknown[])).rows as Row[],
   };
 }
+
+/**
+ * Limits each of the product's own database sessions at connect time (issue 24): no statement runs
+ * longer than `statementMs`, no transaction sits idle longer than `idleInTransactionMs` (a stalled
+ * export reader, a crashed request), so neither can hold locks and a connection for ever. 0 turns
+ * one off; a statement that needs longer (a dataset's table rewrite) raises it with SET LOCAL.
+ */
+export interface DatabaseTimeouts {
+  statementMs: number;
+  idleInTransactionMs: number;
+}
+
+export const sessionTimeouts = (timeouts: DatabaseTimeouts | undefined) =>
+  timeouts
+    ? {
+        statement_timeout: timeouts.statementMs,
+        idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+      }
+    : {};

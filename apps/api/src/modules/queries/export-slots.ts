@@ -1,25 +1,38 @@
 /**
- * How many query exports this process runs at once: each one holds a database connection (a
- * writer thread's own, for a large one) and a thread's heap for as long as its reader takes.
+ * How many query exports run at once: in this process (each holds a database connection, and a
+ * writer thread's heap for a large one, for as long as its reader takes) and for one user (one
+ * account cannot take every slot of the process).
  */
+export type ExportSlot =
+  /** Gives the slot back (once, however often it is called). */
+  { giveBack: () => void } | { refusal: 'process' | 'user' };
+
 export interface ExportSlots {
-  /** A free slot, with the function that gives it back (once, however often it is called); null when all are taken. */
-  take(): (() => void) | null;
-  /** Slots taken now. */
+  take(userId: string): ExportSlot;
+  /** Slots taken now, in all. */
   readonly running: number;
 }
 
-export function createExportSlots(max: number): ExportSlots {
+export function createExportSlots(max: number, maxPerUser: number): ExportSlots {
   let running = 0;
+  const byUser = new Map<string, number>();
   return {
-    take() {
-      if (running >= max) return null;
+    take(userId) {
+      if (running >= max) return { refusal: 'process' };
+      const mine = byUser.get(userId) ?? 0;
+      if (mine >= maxPerUser) return { refusal: 'user' };
       running += 1;
+      byUser.set(userId, mine + 1);
       let isReturned = false;
-      return () => {
-        if (isReturned) return;
-        isReturned = true;
-        running -= 1;
+      return {
+        giveBack: () => {
+          if (isReturned) return;
+          isReturned = true;
+          running -= 1;
+          const left = (byUser.get(userId) ?? 1) - 1;
+          if (left > 0) byUser.set(userId, left);
+          else byUser.delete(userId);
+        },
       };
     },
     get running() {

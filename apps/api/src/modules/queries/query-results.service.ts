@@ -1,8 +1,14 @@
 import { finished, type Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import { DatasetQueryError, type DatasetQuery, type DatasetQueryRow } from '@pagewright/db';
-import { MESSAGES, type QueryResult } from '@pagewright/shared';
+import {
+  DatasetQueryError,
+  type DatabaseTimeouts,
+  type DatasetQuery,
+  type DatasetQueryRow,
+} from '@pagewright/db';
+import { MESSAGES, formatMessage, type QueryResult } from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
+import { endIfStalled } from '../../lib/stall-guard.js';
 import type { QueryDraftStore } from './query-draft.store.js';
 import {
   byId,
@@ -57,13 +63,14 @@ function resultOf(
 export function createQueryResultService(deps: {
   queries: QueryRepository;
   drafts: QueryDraftStore;
-  /** The export's writer thread reads rows on a connection of its own. */
-  databaseUrl: string;
-  /** The exports this process runs at once (QUERY_EXPORTS_MAX_RUNNING). */
+  /** The export's writer thread reads rows on a connection of its own, with these limits. */
+  database: { url: string; timeouts: DatabaseTimeouts };
+  /** The exports this process and one user run at once (QUERY_EXPORTS_MAX_RUNNING, _PER_USER). */
   exportSlots: ExportSlots;
+  exportLimits: { maxPerUser: number; stallMs: number };
   log: FastifyBaseLogger;
 }) {
-  const { queries, drafts, databaseUrl, exportSlots, log } = deps;
+  const { queries, drafts, database, exportSlots, exportLimits, log } = deps;
 
   /**
    * A small result (IN_PROCESS_EXPORT_MAX_ROWS at most) is read on the pool and written on this
@@ -76,7 +83,7 @@ export function createQueryResultService(deps: {
         totalOfRows: rows.length,
         stream: writeWorkbookInProcess({ sheetName: name, columns, rows, log }),
       };
-    return openWorkbookExport({ sheetName: name, columns, query, databaseUrl, log });
+    return openWorkbookExport({ sheetName: name, columns, query, database, log });
   }
 
   async function ownedDataset(userId: string, datasetId: string) {
@@ -150,13 +157,25 @@ export function createQueryResultService(deps: {
       userId: string,
       queryId: string | undefined,
     ): Promise<{ fileName: string; totalOfRows: number; stream: Readable }> {
-      const giveBack = exportSlots.take();
-      if (!giveBack) throw new AppError('SERVICE_UNAVAILABLE', MESSAGES['query.export.busy']);
+      const slot = exportSlots.take(userId);
+      if ('refusal' in slot)
+        throw new AppError(
+          'SERVICE_UNAVAILABLE',
+          slot.refusal === 'process'
+            ? MESSAGES['query.export.busy']
+            : formatMessage('query.export.busy.user', { max: exportLimits.maxPerUser }),
+        );
+      const { giveBack } = slot;
       try {
         const runnable = await queryOf(userId, queryId);
         const exported = await refusingBadFilters(openExport(runnable));
-        finished(exported.stream, giveBack);
-        return { fileName: `${runnable.name}.xlsx`, ...exported };
+        // A reader that stops reading ends the export: its slot, connection and thread come back.
+        const stream = endIfStalled(exported.stream, exportLimits.stallMs, () => {
+          log.warn({ userId, queryId }, 'query export ended: no progress');
+          return new Error('the export made no progress');
+        });
+        finished(stream, giveBack);
+        return { fileName: `${runnable.name}.xlsx`, totalOfRows: exported.totalOfRows, stream };
       } catch (error) {
         giveBack();
         throw error;

@@ -1,4 +1,5 @@
 import type { DatasetQuery, FilterProblem } from '@pagewright/db/dataset-query';
+import type { DatabaseTimeouts } from '@pagewright/db/sql-runner';
 import type { ValueType } from '@pagewright/shared';
 
 /** What a spreadsheet column needs of a query column. */
@@ -12,8 +13,9 @@ export interface WorkbookWorkerData {
   sheetName: string;
   columns: readonly WorkbookColumn[];
   query: DatasetQuery;
-  /** The thread reads the rows on a connection of its own. */
+  /** The thread reads the rows on a connection of its own, with the API's session limits. */
   databaseUrl: string;
+  databaseTimeouts: DatabaseTimeouts;
   /** Rows fetched from the cursor at a time. */
   batchSize: number;
 }

@@ -1,7 +1,12 @@
 import { PassThrough, Transform, type Readable } from 'node:stream';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
-import { DatasetQueryError, type DatasetQuery, type DatasetQueryRow } from '@pagewright/db';
+import {
+  DatasetQueryError,
+  type DatabaseTimeouts,
+  type DatasetQuery,
+  type DatasetQueryRow,
+} from '@pagewright/db';
 import type {
   FromWorkbookWorker,
   WorkbookAck,
@@ -129,7 +134,7 @@ export function openWorkbookExport(options: {
   sheetName: string;
   columns: readonly WorkbookColumn[];
   query: DatasetQuery;
-  databaseUrl: string;
+  database: { url: string; timeouts: DatabaseTimeouts };
   log: FastifyBaseLogger;
 }): Promise<{ totalOfRows: number; stream: Readable }> {
   const { log } = options;
@@ -137,7 +142,8 @@ export function openWorkbookExport(options: {
     sheetName: options.sheetName,
     columns: [...options.columns],
     query: options.query,
-    databaseUrl: options.databaseUrl,
+    databaseUrl: options.database.url,
+    databaseTimeouts: options.database.timeouts,
     batchSize: CURSOR_BATCH_ROWS,
   };
   const writer = startWriter({ workerData, resourceLimits: WRITER_LIMITS });

@@ -11,7 +11,7 @@ import { Writable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import pg from 'pg';
 import { DatasetQueryError, openDatasetQueryCursor } from '@pagewright/db/dataset-query';
-import { pgSql } from '@pagewright/db/sql-runner';
+import { pgSql, sessionTimeouts } from '@pagewright/db/sql-runner';
 import type { FromWorkbookWorker, WorkbookAck, WorkbookWorkerData } from './query-workbook.protocol.js';
 import { createQueryWorkbookWriter } from './query-workbook.writer.js';
 
@@ -38,7 +38,11 @@ const toApiThread = new Writable({
 });
 
 async function exportRows(): Promise<void> {
-  const client = new pg.Client({ connectionString: data.databaseUrl, application_name: 'pagewright-export' });
+  const client = new pg.Client({
+    connectionString: data.databaseUrl,
+    application_name: 'pagewright-export',
+    ...sessionTimeouts(data.databaseTimeouts),
+  });
   await client.connect();
   try {
     const cursor = await openDatasetQueryCursor(pgSql(client), data.query, { batchSize: data.batchSize });
