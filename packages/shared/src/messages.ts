@@ -297,11 +297,12 @@ export const MESSAGES = {
   'recognition.mismatch.label': 'Template',
   'recognition.failed.boxes': 'boxes that failed: {{boxes}}',
   'recognition.mismatch.page.count': 'it has {{pageCount}} pages where the sample had {{samplePageCount}}',
-  'recognition.mismatch.page.size': 'page {{page}} is {{size}} pt, not the size of the sample\'s page{{sampleSize}}',
+  'recognition.mismatch.page.size':
+    "page {{page}} is {{size}} pt, not the size of the sample's page{{sampleSize}}",
   'recognition.mismatch.anchors': 'the labels the boxes are anchored to are not on the page: {{labels}}',
-  'recognition.mismatch.unlike': 'most boxes read text unlike the sample\'s: {{labels}}',
+  'recognition.mismatch.unlike': "most boxes read text unlike the sample's: {{labels}}",
   'recognition.box.anchor.missing': 'its anchor label is not on the page',
-  'recognition.box.unlike.sample': 'it reads text unlike the sample\'s',
+  'recognition.box.unlike.sample': "it reads text unlike the sample's",
 
   // Settings screen
   'settings.title': 'Settings',
