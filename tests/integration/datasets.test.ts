@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import request from 'supertest';
 import { createPrismaClient, datasetTable, fieldColumn, type Prisma } from '@pagewright/db';
 import {
+  DATASET_KEY_FIELDS_MAX,
   MESSAGES,
   formatMessage,
   type DatasetDto,
@@ -879,5 +880,58 @@ describe('the wizard tells a newcomer what it needs (issue 23)', () => {
     expect(after.datasetMap).toEqual(before.datasetMap);
     expect(after.labelTablesColumnsSelect).toEqual(before.labelTablesColumnsSelect);
     await api().get('/api/dataset/canceldataset').set(as).expect(200);
+  });
+});
+
+describe('a dataset’s key fields are one unique index (issue 24, 12)', () => {
+  it(`saves ${DATASET_KEY_FIELDS_MAX} key fields and refuses one more with 400 and a sentence, never a 500`, async () => {
+    const labels = Array.from({ length: DATASET_KEY_FIELDS_MAX + 1 }, (_, index) => `Key ${index + 1}`);
+    const extractorId = await insertExtractor(
+      owner,
+      'Many keys',
+      labels.map((label, index) => ({
+        sequence: (index + 1) * 10,
+        type: 'GET_TEXT',
+        label,
+        selectorValue: 'h1',
+      })),
+    );
+    const allowed = labels.slice(0, DATASET_KEY_FIELDS_MAX);
+    const datasetId = await buildDataset(
+      owner,
+      'Most keys',
+      allowed.map((name) => ({ name, dataSetKey: true })),
+      { [extractorId]: Object.fromEntries(allowed.map((label) => [label, label])) },
+    );
+    expect(await db.datasetField.count({ where: { datasetId, isKey: true } })).toBe(DATASET_KEY_FIELDS_MAX);
+
+    await api()
+      .post('/api/dataset/createdataset')
+      .set(bearer(owner))
+      .send({ type: 'CUSTOM', name: 'Too many keys', description: 'One key too many' })
+      .expect(201);
+    // Fields are keys unless turned off: 33 fields sent as they are are 33 keys.
+    const refused = await api()
+      .post('/api/dataset/datasetfield')
+      .set(bearer(owner))
+      .send({ fields: labels.map((name) => ({ name })) });
+    expect([refused.status, refused.body]).toEqual([
+      400,
+      {
+        code: 'VALIDATION_ERROR',
+        field: 'fields',
+        message: formatMessage('dataset.field.keys.too.many', {
+          max: DATASET_KEY_FIELDS_MAX,
+          count: DATASET_KEY_FIELDS_MAX + 1,
+        }),
+      },
+    ]);
+    // With one of them not a key, the same fields are taken.
+    await api()
+      .post('/api/dataset/datasetfield')
+      .set(bearer(owner))
+      .send({ fields: labels.map((name, index) => ({ name, dataSetKey: index > 0 })) })
+      .expect(200);
+    await api().get('/api/dataset/canceldataset').set(bearer(owner)).expect(200);
   });
 });

@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { createPrismaClient } from '@pagewright/db';
 import {
   MESSAGES,
+  parseCsvCells,
   parseRecognitionCsv,
   type RecognitionResult,
   type RecognizedValue,
@@ -558,5 +559,95 @@ describe('Redis', () => {
     } finally {
       redis.disconnect();
     }
+  });
+});
+
+describe('issue 24: recognition CSVs and uploads as an attacker sends them', () => {
+  /** A cell a spreadsheet would run as a formula (OWASP): starts with = + - @, tab or CR... */
+  const FORMULA_START = /^[=+\-@\t\r]/u;
+  /** ...unless it is a signed plain number, which a spreadsheet reads as a number. */
+  const PLAIN_NUMBER = /^[+-]?\d[\d.,]*$/u;
+
+  it('neutralises values, labels and file names a spreadsheet would run as formulas, in both CSVs (11)', async () => {
+    const formulas = await createTemplate(owner, `Formulas ${Date.now()}`);
+    await api()
+      .post(`${base}/upload-pdf/${formulas.id}`)
+      .set(bearer(owner))
+      .attach('file', Buffer.from(await statementPdf(statementValues(0))), 'sample.pdf')
+      .expect(202);
+    const pages = await waitForPages(owner, formulas.id, STATEMENT_LAYOUT.length);
+    for (const [index, image] of pages.entries()) {
+      const boxes = templateBoxes(index).map((box) =>
+        box.mapping_label === 'Note' ? { ...box, mapping_label: '@Note' } : box,
+      );
+      await api()
+        .put(`${base}/mappings/image/${image.id}`)
+        .set(bearer(owner))
+        .send({ mappings: boxes })
+        .expect(200);
+    }
+    const statement = {
+      ...statementValues(2),
+      'Account holder': '=1+2',
+      'Account number': '+SUM(A1)',
+      Balance: '-1,234.50',
+      'Closing balance': '-2+3',
+      Note: '@cmd',
+    };
+    const fileName = '=HYPERLINK(1).pdf';
+    const read = await recognize(owner, formulas.id, await statementPdf(statement), fileName);
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    const { token } = read.body as RecognitionResult;
+    // What was read is kept as read: only the CSVs are written for spreadsheets.
+    const found = await values(owner, [token]);
+    expect(found.find((row) => row.label === 'Account holder')?.value).toBe('=1+2');
+
+    const single = await api()
+      .post('/api/statement-recognition/text-to-csv')
+      .set(bearer(owner))
+      .send({ token })
+      .expect(200);
+    const consolidated = await api()
+      .post('/api/statement-recognition/text-to-csv-consolidated')
+      .set(bearer(owner))
+      .send({ tokenList: [token] })
+      .expect(200);
+    for (const csv of [single.text, consolidated.text]) {
+      expect(csv).toContain(`"'=HYPERLINK(1).pdf",1,Account holder,"'=1+2"\r\n`);
+      expect(csv).toContain(`,1,Account number,"'+SUM(A1)"\r\n`);
+      // An amount stays a number.
+      expect(csv).toContain(',1,Balance,"-1,234.50"\r\n');
+      expect(csv).toContain(`,2,Closing balance,"'-2+3"\r\n`);
+      expect(csv).toContain(`,2,"'@Note","'@cmd"\r\n`);
+      const cells = parseCsvCells(csv).flat();
+      expect(cells.filter((cell) => FORMULA_START.test(cell) && !PLAIN_NUMBER.test(cell))).toEqual([]);
+    }
+    // The table of consolidated results shows the cells as the file holds them.
+    expect(parseRecognitionCsv(consolidated.text).find((row) => row.label === "'@Note")?.value).toBe("'@cmd");
+  });
+
+  it('answers 400 naming the file for a NUL or another control character in an uploaded file name, on both upload routes (12)', async () => {
+    const refused = {
+      code: 'VALIDATION_ERROR',
+      field: 'file',
+      message: MESSAGES['error.file.name.control'],
+    };
+    const pdf = Buffer.from(await statementPdf(statementValues(1)));
+    const fresh = await createTemplate(owner, `Control ${Date.now()}`);
+    for (const name of ['state\u0000ment.pdf', 'state\u001bment.pdf', 'state\u007fment.pdf']) {
+      const sample = await api()
+        .post(`${base}/upload-pdf/${fresh.id}`)
+        .set(bearer(owner))
+        .attach('file', pdf, name);
+      expect([sample.status, sample.body], JSON.stringify(name)).toEqual([400, refused]);
+      const statement = await recognize(owner, template.id, pdf, name);
+      expect([statement.status, statement.body], JSON.stringify(name)).toEqual([400, refused]);
+    }
+    // The template took no sample: a clean name still does.
+    await api()
+      .post(`${base}/upload-pdf/${fresh.id}`)
+      .set(bearer(owner))
+      .attach('file', pdf, 'statement.pdf')
+      .expect(202);
   });
 });

@@ -481,6 +481,32 @@ describe('running an extractor (GET /extractor/execute/:id) in the worker', () =
     expect(extractor.status).toBe('ERROR');
     expect(extractor.errorMessages.map((e) => e.message)).toEqual([RUN_MESSAGES.workerStopped]);
   }, 90_000);
+
+  it('ends ERROR saying the queue lost it, not that a worker stopped, a run whose job Redis no longer has', async () => {
+    const extractorId = await insertExtractor(owner, 'Lost with Redis', [
+      { sequence: 10, type: 'NAVIGATE', textValue: `${site.url}/pages/login.html` },
+    ]);
+    // What a Redis restarted without its data leaves: the run EXECUTING, its job nowhere.
+    const run = await db.run.create({
+      data: {
+        extractorId,
+        userId: owner.id,
+        trigger: 'MANUAL',
+        status: 'EXECUTING',
+        startedAt: new Date(Date.now() - 60_000),
+      },
+    });
+    await db.run.update({ where: { id: run.id }, data: { jobId: run.id } });
+
+    const ended = await waitForRun(owner, run.id, (detail) => detail.status !== 'EXECUTING', 30_000);
+    expect(ended).toMatchObject({ status: 'ERROR', errorMessage: RUN_MESSAGES.queueLost });
+    const extractor = await db.extractor.findUniqueOrThrow({
+      where: { id: extractorId },
+      include: { errorMessages: true },
+    });
+    expect(extractor.status).toBe('ERROR');
+    expect(extractor.errorMessages.map((e) => e.message)).toEqual([RUN_MESSAGES.queueLost]);
+  });
 });
 
 /** 127.0.0.2 is loopback too, but not among the test stack's allowed hosts (127.0.0.1, localhost). */

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -13,6 +13,7 @@ import {
   type LiveEvent,
 } from '@pagewright/shared';
 import { GOOD_PASSWORD, OTHER_GOOD_PASSWORD, createConfirmedUser, uniqueEmail } from '../support/accounts.js';
+import { statementPdf, statementValues } from '../support/statement-pdfs.js';
 import { confirmationLink, createInbox } from '../support/inbox.js';
 import { waitFor } from '../support/ports.js';
 import { startStack, type TestStack } from '../support/stack.js';
@@ -32,6 +33,8 @@ const OWN_JWT_SECRET = randomBytes(32).toString('hex');
 const OWN_EMAIL_RATE_LIMIT = 5;
 /** The API's default LOGIN_RATE_LIMIT_MAX, which the second stack keeps. */
 const LOGIN_RATE_LIMIT = 10;
+/** The API's default LOGIN_ADDRESS_FAILURE_MAX (the suite's stack raises it; this one keeps it). */
+const LOGIN_ADDRESS_FAILURE_MAX = 30;
 let own: TestStack;
 
 beforeAll(async () => {
@@ -42,6 +45,7 @@ beforeAll(async () => {
       LOG_LEVEL: 'info',
       ACCOUNT_EMAIL_RATE_LIMIT_MAX: String(OWN_EMAIL_RATE_LIMIT),
       JWT_SECRET: OWN_JWT_SECRET,
+      LOGIN_ADDRESS_FAILURE_MAX: String(LOGIN_ADDRESS_FAILURE_MAX),
       // No TRUST_PROXY: the default, nobody's forwarding headers are believed.
     },
   });
@@ -573,5 +577,225 @@ describe('Security 9: Fastify’s own errors answer in the product’s shape', (
   it('404 for an unknown API route, whatever the method', async () => {
     expectShape(await api().get('/api/nowhere'), 404, 'NOT_FOUND', MESSAGES['error.not.found']);
     expectShape(await api().delete('/api/health'), 404, 'NOT_FOUND', MESSAGES['error.not.found']);
+  });
+});
+
+/**
+ * A JSON POST to the second stack sent from `localAddress`: every 127.x.y.z address is this
+ * machine, so a test can be a client address of its own, counted apart from every other test's
+ * 127.0.0.1 (sign-ups there are already at this stack's low e-mail limit).
+ */
+function postFrom(
+  localAddress: string,
+  path: string,
+  body: object,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: unknown }> {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const outgoing = http.request(
+      `${own.apiUrl}${path}`,
+      {
+        method: 'POST',
+        localAddress,
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(payload)),
+        },
+      },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          resolve({ status: answer.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
+        });
+        answer.on('error', reject);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(payload);
+  });
+}
+
+const signInFrom = (localAddress: string, username: string, password: string, headers = {}) =>
+  postFrom(localAddress, '/api/auth', { username, password }, headers);
+
+/** A confirmed account of the second stack, signed up and signed in from `localAddress`. */
+async function confirmedUserFrom(localAddress: string, label: string) {
+  const username = uniqueEmail(label);
+  const signUp = await postFrom(localAddress, '/api/user', {
+    username,
+    password: GOOD_PASSWORD,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+  });
+  expect(signUp.status, JSON.stringify(signUp.body)).toBe(201);
+  const token = confirmationLink(await createInbox(own.mailUrl).latest(username, 'Confirm'))
+    .split('/')
+    .at(-1)!;
+  await request(own.apiUrl).get('/api/user/confirmation').query({ token }).expect(200);
+  const signIn = await signInFrom(localAddress, username, GOOD_PASSWORD);
+  expect(signIn.status).toBe(200);
+  return {
+    username,
+    password: GOOD_PASSWORD,
+    accessToken: (signIn.body as { accessToken: string }).accessToken,
+  };
+}
+
+describe('Issue 24, 10: password spraying meets a ceiling per address across accounts', () => {
+  it(`answers 429 once one address failed ${LOGIN_ADDRESS_FAILURE_MAX} sign-ins, whatever the accounts`, async () => {
+    const victim = await confirmedUserFrom('127.0.24.2', 'spray-victim');
+    const sprayer = '127.0.24.1';
+    const statuses: number[] = [];
+    for (let account = 1; account <= LOGIN_ADDRESS_FAILURE_MAX + 10; account++) {
+      statuses.push((await signInFrom(sprayer, uniqueEmail(`spray-${account}`), 'Spring2026!!')).status);
+    }
+    expect(statuses.slice(0, LOGIN_ADDRESS_FAILURE_MAX)).toEqual(Array(LOGIN_ADDRESS_FAILURE_MAX).fill(401));
+    expect(statuses.slice(LOGIN_ADDRESS_FAILURE_MAX)).toEqual(Array(10).fill(429));
+
+    // The right password from the spraying address is refused too: the answer tells no guess apart.
+    expect(await signInFrom(sprayer, victim.username, victim.password)).toEqual({
+      status: 429,
+      body: { code: 'RATE_LIMITED', message: MESSAGES['login.error.too.many.attempts'] },
+    });
+    // Another address is not held back, nor is the account.
+    expect((await signInFrom('127.0.24.2', victim.username, victim.password)).status).toBe(200);
+  });
+
+  it('counts the connection’s peer, whatever X-Forwarded-For claims (no TRUST_PROXY)', async () => {
+    const statuses: number[] = [];
+    for (let account = 1; account <= LOGIN_ADDRESS_FAILURE_MAX + 1; account++) {
+      const forwarded = { 'x-forwarded-for': `198.51.100.${account}` };
+      statuses.push(
+        (await signInFrom('127.0.24.3', uniqueEmail(`xff-spray-${account}`), 'Spring2026!!', forwarded))
+          .status,
+      );
+    }
+    expect(statuses.at(-2)).toBe(401);
+    expect(statuses.at(-1)).toBe(429);
+  });
+});
+
+describe('Issue 24, 13: signed template-image addresses reach the API log without their signature', () => {
+  it('logs GET .../image/uuid/:imageUuid with signature=[redacted]', async () => {
+    const ownApi = () => request(own.apiUrl);
+    const user = await confirmedUserFrom('127.0.24.4', 'signed-image');
+    const template = (
+      await ownApi()
+        .put('/api/statement-recognition-template/')
+        .set(bearer(user.accessToken))
+        .send({ templateName: 'Signed' })
+        .expect(200)
+    ).body as { id: string };
+    await ownApi()
+      .post(`/api/statement-recognition-template/upload-pdf/${template.id}`)
+      .set(bearer(user.accessToken))
+      .attach('file', Buffer.from(await statementPdf(statementValues(0))), 'sample.pdf')
+      .expect(202);
+    const image = await waitFor(
+      async () => {
+        const listed = (
+          await ownApi()
+            .get(`/api/statement-recognition-template/images/template/${template.id}`)
+            .set(bearer(user.accessToken))
+            .expect(200)
+        ).body as { url: string }[];
+        return listed[0];
+      },
+      'a rendered page image',
+      60_000,
+    );
+    const signature = new URL(image.url, own.apiUrl).searchParams.get('signature') ?? '';
+    expect(signature.length).toBeGreaterThan(10);
+    const marker = `signed-image-${randomBytes(4).toString('hex')}`;
+    await ownApi().get(image.url).set('x-request-id', marker).expect(200);
+
+    const logged = await waitFor(async () => {
+      const lines = readFileSync(own.apiLogFile, 'utf8')
+        .split('\n')
+        .filter((line) => line.includes(marker) && line.includes('/image/uuid/'));
+      return lines.length > 0 ? lines.join('\n') : undefined;
+    }, 'the image request in the API log');
+    expect(logged).toContain('signature=[redacted]');
+    expect(readFileSync(own.apiLogFile, 'utf8').includes(signature), 'signature in api.log').toBe(false);
+  });
+});
+
+describe('Issue 24, 15: single-line names and subjects refuse line breaks', () => {
+  const refused = (field: string, message: string) => ({ code: 'VALIDATION_ERROR', field, message });
+  const nameRefused = (field: string) => refused(field, MESSAGES['error.name.line.break']);
+
+  it('answers 400 naming the field for CR or LF in the names of extractors, datasets, queries, schedulers, templates and people', async () => {
+    const user = await createConfirmedUser(apiUrl, mailUrl, 'line-breaks');
+    const as = bearer(user.accessToken);
+    const description = 'One line';
+
+    const extractor = await api()
+      .post('/api/extractor/start')
+      .set(as)
+      .send({ name: 'Bank\r\nBcc: x@example.com', description, extractorType: 'EXTRACTOR' });
+    expect([extractor.status, extractor.body]).toEqual([400, nameRefused('name')]);
+
+    const dataset = await api()
+      .post('/api/dataset/createdataset')
+      .set(as)
+      .send({ name: 'Sales\nQ1', description });
+    expect([dataset.status, dataset.body]).toEqual([400, nameRefused('name')]);
+
+    const query = await api().post('/api/query/createquery').set(as).send({ name: 'Top\rten', description });
+    expect([query.status, query.body]).toEqual([400, nameRefused('name')]);
+
+    const scheduler = await api()
+      .put('/api/extractor/scheduler/')
+      .set(as)
+      .send({
+        name: 'Night\nly',
+        description,
+        extractorIds: [randomUUID()],
+        scheduleType: 'MINUTE_INTERVAL',
+        minuteInterval: 5,
+      });
+    expect([scheduler.status, scheduler.body]).toEqual([400, nameRefused('name')]);
+
+    const template = await api()
+      .put('/api/statement-recognition-template/')
+      .set(as)
+      .send({ templateName: 'KYC\u2028form' });
+    expect([template.status, template.body]).toEqual([400, nameRefused('templateName')]);
+
+    const signUp = await api()
+      .post('/api/user')
+      .send({
+        username: uniqueEmail('line-break'),
+        password: GOOD_PASSWORD,
+        firstName: 'Ada\nX',
+        lastName: 'L',
+      });
+    expect([signUp.status, signUp.body]).toEqual([400, nameRefused('firstName')]);
+
+    // A line break at either end is trimmed away like other white space: the name is one line.
+    await api()
+      .post('/api/extractor/start')
+      .set(as)
+      .send({ name: '\r\nBank\n', description, extractorType: 'EXTRACTOR' })
+      .expect(201);
+  });
+
+  it('answers 400 for a message subject with CR or LF', async () => {
+    const sender = await createConfirmedUser(apiUrl, mailUrl, 'subject-sender');
+    const recipient = uniqueEmail('subject-recipient');
+    for (const subject of ['Hello\r\nBcc: victim@example.com', 'Hello\nworld', 'Hello\rworld']) {
+      const answer = await api()
+        .post('/api/message/add')
+        .set(bearer(sender.accessToken))
+        .send({ to: recipient, subject, body: 'Body' });
+      expect([answer.status, answer.body]).toEqual([
+        400,
+        refused('subject', MESSAGES['message.subject.line.break']),
+      ]);
+    }
   });
 });

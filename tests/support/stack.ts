@@ -217,8 +217,10 @@ export async function startStack({
       // PW_TEST_WEB_DIST lets a developer test an SPA build of their own beside apps/web/dist.
       WEB_DIST: process.env.PW_TEST_WEB_DIST ?? fromRoot('apps/web/dist'),
       BUILD_HASH: 'test',
-      // Every test signs up its own users from 127.0.0.1; the login limit stays at its default.
+      // Every test signs up its own users from 127.0.0.1; the login limit stays at its default. So
+      // does every test's failed sign-in: the ceiling across accounts is tested on its own stack.
       ACCOUNT_EMAIL_RATE_LIMIT_MAX: '10000',
+      LOGIN_ADDRESS_FAILURE_MAX: '10000',
       // A socket of an ended session closes within one beat: tests wait seconds, not half a minute.
       LIVE_SOCKET_HEARTBEAT_SECONDS: '5',
       // A killed worker's run ends ERROR about 12 s later instead of 40: tests that kill one wait

@@ -49,6 +49,7 @@ import { createRunRepository } from './modules/runs/runs.repository.js';
 import { runRoutes } from './modules/runs/runs.routes.js';
 import { createRunService } from './modules/runs/runs.service.js';
 import { createStoppedRunSweep } from './modules/runs/stopped-runs.js';
+import { createLoginFailureCeiling } from './modules/auth/login-failures.js';
 import { createScreenShareRepository } from './modules/screen-share/screen-share.repository.js';
 import { screenShareRoutes } from './modules/screen-share/screen-share.routes.js';
 import { createScreenShareService } from './modules/screen-share/screen-share.service.js';
@@ -133,7 +134,13 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   const accessTokens = createAccessTokens(config);
   const sessions = createSessionRepository(app.db, app.sql);
   await app.register(authPlugin, { accessTokens, sessions });
-  const auth = createAuthService({ config, users, sessions, accessTokens });
+  const loginFailures = createLoginFailureCeiling({
+    redis: app.redis,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    max: config.LOGIN_ADDRESS_FAILURE_MAX,
+    windowMs: config.LOGIN_ADDRESS_FAILURE_WINDOW_SECONDS * 1000,
+  });
+  const auth = createAuthService({ config, users, sessions, accessTokens, loginFailures });
   const userService = createUserService({ config, users, mailer, log: app.log });
   const settings = createSettingsService(createSettingsRepository(app.db));
   // Commands to live browser sessions wait on BullMQ: a connection without a retry cap.

@@ -75,6 +75,12 @@ const configSchema = z.object({
   SCREEN_SHARE_TOKEN_TTL_HOURS: z.coerce.number().int().min(1).default(24),
   LOGIN_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(10),
   LOGIN_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  /**
+   * Failed sign-ins one client address may make across all accounts per window (password spraying,
+   * ASVS 2.2.1); past it every sign-in from the address answers 429 until the window ends.
+   */
+  LOGIN_ADDRESS_FAILURE_MAX: z.coerce.number().int().min(1).default(30),
+  LOGIN_ADDRESS_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   /** Sign-ups and password-recovery e-mails per client address per minute. */
   ACCOUNT_EMAIL_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(20),
   /**

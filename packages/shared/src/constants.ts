@@ -60,6 +60,12 @@ export const MESSAGE_ATTACHMENTS_MAX = 20;
 export const MESSAGE_LIST_PAGE_SIZE = 50;
 export const MESSAGE_LIST_PAGE_SIZE_MAX = 200;
 
+/**
+ * Key fields a dataset may have: its rows are kept unique by one index over the key fields, and a
+ * PostgreSQL index holds at most 32 columns.
+ */
+export const DATASET_KEY_FIELDS_MAX = 32;
+
 export const SCHEDULER_INTERVAL_MIN = 1;
 export const SCHEDULER_INTERVAL_MAX = 1440;
 export const SCHEDULER_DAY_OF_MONTH_MAX = 31;

@@ -59,6 +59,9 @@ export const MESSAGES = {
   'error.required': 'Required',
   'error.invalid.value': 'Invalid Value',
   'error.unsafe.characters': 'This field contains characters that are not allowed.',
+  'error.name.line.break': 'A name must be one line: line breaks are not allowed.',
+  'error.file.name.control':
+    'The file name contains a control character (such as NUL or a line break): rename the file and upload it again.',
   'error.bad.request': 'The request is not valid.',
   'error.bad.url': 'The address is not valid.',
   'error.uri.too.long': 'The address is too long.',
@@ -156,6 +159,8 @@ export const MESSAGES = {
   'dataset.list.error.unique': 'This name already exists, please choose a different one.',
   'dataset.field.name.required': 'Enter Dataset Fields Name',
   'dataset.field.name.unique': 'This field name is already used in this dataset',
+  'dataset.field.keys.too.many':
+    'A dataset can have at most {{max}} key fields; {{count}} are marked as key. Untick Key on the others.',
   'dataset.next.step.error': 'Unable to go to next step',
   'dataset.type.unavailable':
     'Only custom datasets can be created here: the F-Engine that fills the other types is not connected.',
@@ -232,6 +237,7 @@ export const MESSAGES = {
   // Messaging (data spec §5, §8; issue 14)
   'message.to.required': 'Field TO cannot be empty',
   'message.subject.required': 'Field SUBJECT cannot be empty',
+  'message.subject.line.break': 'Field SUBJECT must be one line: line breaks are not allowed',
   'message.body.required': 'Field BODY cannot be empty',
   'message.field.too.long': 'Field {{field}} must be at most {{max}} characters',
   'message.address.invalid': 'Field {{field}} has an address that is not valid: {{address}}',

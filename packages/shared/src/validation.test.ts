@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { EMAIL_PATTERN, VIEWER_EMAIL_PATTERN, isPasswordValid, isSafeText } from './validation.js';
+import {
+  EMAIL_PATTERN,
+  VIEWER_EMAIL_PATTERN,
+  isCleanFileName,
+  isOneLine,
+  isPasswordValid,
+  isSafeText,
+} from './validation.js';
 import { PASSWORD_MAX_LENGTH } from './constants.js';
 import { startExtractorRequestSchema } from './contracts/extractor.js';
 import { automationErrorName } from './error-codes.js';
@@ -68,5 +75,20 @@ describe('texts and codes', () => {
     expect(automationErrorName(100021)).toBe('Timeout');
     expect(automationErrorName(100405)).toBe('Method Not Allowed');
     expect(automationErrorName(100040)).toBe('Unknown Error');
+  });
+});
+
+describe('single-line fields and file names', () => {
+  it.each(['Bank statements', 'Relevé 银行 🏦', 'tab\tinside'])('takes %j as one line', (value) =>
+    expect(isOneLine(value)).toBe(true),
+  );
+  it.each(['a\nb', 'a\r\nb', 'a\rb', 'a\u000bb', 'a\u000cb', 'a\u0085b', 'a\u2028b', 'a\u2029b'])(
+    'refuses the line break in %j',
+    (value) => expect(isOneLine(value)).toBe(false),
+  );
+  it('refuses a file name with any control character, keeps every other name', () => {
+    expect(isCleanFileName('Relevé mai 2026 (copy).pdf')).toBe(true);
+    for (const control of ['\u0000', '\t', '\n', '\r', '\u001b', '\u007f', '\u009b'])
+      expect(isCleanFileName(`a${control}b.pdf`), JSON.stringify(control)).toBe(false);
   });
 });

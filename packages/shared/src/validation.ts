@@ -22,6 +22,25 @@ export function isSafeText(value: string): boolean {
   return !value.includes('\u0000') && !LONE_SURROGATE.test(value);
 }
 
+/** Line breaks: CR, LF, vertical tab, form feed, NEL and the Unicode line and paragraph separators. */
+const LINE_BREAK = /[\n\v\f\r\u0085\u2028\u2029]/u;
+
+/**
+ * Whether a single-line field (a name, a subject) is one line: a line break in it would split a
+ * CSV row, an e-mail header or a list cell, and shows nowhere as typed.
+ */
+export function isOneLine(value: string): boolean {
+  return !LINE_BREAK.test(value);
+}
+
+/** Control characters (C0, DEL, C1): never part of a file name a user gave. */
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+/** Whether an uploaded file's name holds no control character (NUL, line breaks, escapes). */
+export function isCleanFileName(name: string): boolean {
+  return !CONTROL_CHARACTER.test(name);
+}
+
 /**
  * The sign-up/change-password rule (data spec §5): at least 9 characters, 4 letters, 4 digits,
  * one special (non-word) character, no white space and no plus sign. Control and other invisible

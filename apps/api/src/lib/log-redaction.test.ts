@@ -17,6 +17,11 @@ describe('redactUrl', () => {
     ['/message/token/abc', '/message/token/[redacted]'],
     ['/API/Extractor/TOKEN//abc', '/API/Extractor/TOKEN//[redacted]'],
     ['/api/ws?access%54oken=abc', '/api/ws?access%54oken=[redacted]'],
+    [
+      '/api/statement-recognition-template/image/uuid/8d0b?expires=1700000000&signature=abc',
+      '/api/statement-recognition-template/image/uuid/8d0b?expires=1700000000&signature=[redacted]',
+    ],
+    ['/api/x?Signature=abc', '/api/x?Signature=[redacted]'],
   ])('%s → %s', (url, logged) => expect(redactUrl(url)).toBe(logged));
 
   it.each([

@@ -19,8 +19,11 @@ const SECRET_FOLLOWS = new Set([
   'messaging-fengine',
 ]);
 
-/** Query parameters that carry a credential: ?accessToken= (WebSocket), ?token= (confirmation)... */
-const SECRET_QUERY_NAME = /token|password|secret/i;
+/**
+ * Query parameters that carry a credential: ?accessToken= (WebSocket), ?token= (confirmation),
+ * ?signature= (a template page image's signed address, which opens the image until it expires)...
+ */
+const SECRET_QUERY_NAME = /token|password|secret|signature/i;
 
 /**
  * The request URL as it may be logged: the segment after each credential-bearing segment, and the

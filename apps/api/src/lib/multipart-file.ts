@@ -1,10 +1,11 @@
 import type { FastifyRequest } from 'fastify';
-import { RECOGNITION_PDF_MAX_BYTES, formatMessage } from '@pagewright/shared';
+import { MESSAGES, RECOGNITION_PDF_MAX_BYTES, formatMessage, isCleanFileName } from '@pagewright/shared';
 import { AppError } from './app-error.js';
 
 /**
  * The one file of a multipart upload (field `file`), read whole up to `maxBytes`. Past the limit
- * the stream is cut and `tooLarge` answers, never a half-read file; no file at all is a 400.
+ * the stream is cut and `tooLarge` answers, never a half-read file; no file at all is a 400, and so
+ * is a file name with a control character (PostgreSQL text cannot hold NUL; none belongs in a name).
  */
 export async function readOneFile(
   request: FastifyRequest,
@@ -17,6 +18,11 @@ export async function readOneFile(
     throw AppError.validation(options.missing, 'file');
   }
   if (!part || part.fieldname !== 'file') throw AppError.validation(options.missing, 'file');
+  if (!isCleanFileName(part.filename)) {
+    // Drained first: the answer goes out only once the request was read.
+    part.file.resume();
+    throw AppError.validation(MESSAGES['error.file.name.control'], 'file');
+  }
   try {
     const content = await part.toBuffer();
     return { name: part.filename.split(/[/\\]/u).pop() || 'file.pdf', content };

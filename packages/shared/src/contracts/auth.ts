@@ -1,7 +1,7 @@
 import * as z from './zod.js';
 import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, PERSON_NAME_MAX_LENGTH } from '../constants.js';
 import { MESSAGES } from '../messages.js';
-import { EMAIL_PATTERN, isBlank, isPasswordValid } from '../validation.js';
+import { EMAIL_PATTERN, isBlank, isOneLine, isPasswordValid } from '../validation.js';
 
 const emailField = z
   .string({ error: MESSAGES['signup.email.invalid'] })
@@ -67,12 +67,14 @@ export const signUpRequestSchema = z.object({
     .string({ error: MESSAGES['signup.first.name.required'] })
     .trim()
     .min(1, MESSAGES['signup.first.name.required'])
-    .max(PERSON_NAME_MAX_LENGTH),
+    .max(PERSON_NAME_MAX_LENGTH)
+    .refine(isOneLine, MESSAGES['error.name.line.break']),
   lastName: z
     .string({ error: MESSAGES['signup.last.name.required'] })
     .trim()
     .min(1, MESSAGES['signup.last.name.required'])
-    .max(PERSON_NAME_MAX_LENGTH),
+    .max(PERSON_NAME_MAX_LENGTH)
+    .refine(isOneLine, MESSAGES['error.name.line.break']),
 });
 export type SignUpRequest = z.infer<typeof signUpRequestSchema>;
 

@@ -1,6 +1,8 @@
 import * as z from './zod.js';
 import { ACTION_LABEL_MAX_LENGTH, TEXT_FIELD_MAX_LENGTH } from '../constants.js';
 import { ACTION_TYPES, ACTION_VALIDATIONS, EXTRACTOR_TYPES, KEPT_BUILDER_STATES } from '../enums.js';
+import { MESSAGES } from '../messages.js';
+import { isOneLine } from '../validation.js';
 import {
   dialogAnswerSchema,
   actionOptionsSchema,
@@ -328,7 +330,7 @@ export type ValidationResult = z.infer<typeof validationResultSchema>;
 /** PUT /extractor/edit: save the draft (name and description may change with it). */
 export const saveBuilderRequestSchema = z
   .object({
-    name: z.string().trim().min(1).max(128).optional(),
+    name: z.string().trim().min(1).max(128).refine(isOneLine, MESSAGES['error.name.line.break']).optional(),
     description: z.string().trim().min(1).max(1024).optional(),
   })
   .default({});

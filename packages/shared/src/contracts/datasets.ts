@@ -1,7 +1,8 @@
 import * as z from './zod.js';
-import { DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH } from '../constants.js';
+import { DATASET_KEY_FIELDS_MAX, DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH } from '../constants.js';
 import { ACTION_TYPES, DATASET_TYPES, VALUE_TYPES } from '../enums.js';
-import { MESSAGES } from '../messages.js';
+import { MESSAGES, formatMessage } from '../messages.js';
+import { isOneLine } from '../validation.js';
 
 /**
  * The /dataset calls (data spec §7). The wizard's calls without an id work on the caller's one
@@ -13,7 +14,8 @@ const datasetName = z
   .string({ error: MESSAGES['dataset.list.error.name'] })
   .trim()
   .min(1, MESSAGES['dataset.list.error.name'])
-  .max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`);
+  .max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`)
+  .refine(isOneLine, MESSAGES['error.name.line.break']);
 const datasetDescription = z
   .string({ error: MESSAGES['dataset.list.error.description'] })
   .trim()
@@ -59,7 +61,8 @@ export const datasetFieldInputSchema = z.object({
     .string({ error: MESSAGES['dataset.field.name.required'] })
     .trim()
     .min(1, MESSAGES['dataset.field.name.required'])
-    .max(NAME_MAX_LENGTH, `Field name must be at most ${NAME_MAX_LENGTH} characters`),
+    .max(NAME_MAX_LENGTH, `Field name must be at most ${NAME_MAX_LENGTH} characters`)
+    .refine(isOneLine, MESSAGES['error.name.line.break']),
   type: z.enum(VALUE_TYPES).default('TEXT'),
   dataSetKey: z.boolean().default(true),
 });
@@ -83,6 +86,15 @@ export const datasetFieldListRequestSchema = z.object({
           });
         seen.add(name);
       });
+      const keyCount = fields.filter((field) => field.dataSetKey).length;
+      if (keyCount > DATASET_KEY_FIELDS_MAX)
+        ctx.addIssue({
+          code: 'custom',
+          message: formatMessage('dataset.field.keys.too.many', {
+            max: DATASET_KEY_FIELDS_MAX,
+            count: keyCount,
+          }),
+        });
     }),
 });
 export type DatasetFieldListRequest = z.infer<typeof datasetFieldListRequestSchema>;

@@ -2,14 +2,15 @@ import * as z from './zod.js';
 import { DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH, VIEWER_EMAIL_MAX_LENGTH } from '../constants.js';
 import { EXTRACTOR_TYPES, RUN_STATUSES } from '../enums.js';
 import { MESSAGES } from '../messages.js';
-import { VIEWER_EMAIL_PATTERN } from '../validation.js';
+import { VIEWER_EMAIL_PATTERN, isOneLine } from '../validation.js';
 
 /** Name and description rules shared by every named item (automation spec §5, §9). */
 export const itemNameSchema = z
   .string({ error: MESSAGES['extractor.list.error.name'] })
   .trim()
   .min(1, MESSAGES['extractor.list.error.name'])
-  .max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`);
+  .max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`)
+  .refine(isOneLine, MESSAGES['error.name.line.break']);
 export const itemDescriptionSchema = z
   .string({ error: MESSAGES['extractor.list.error.description'] })
   .trim()

@@ -9,7 +9,7 @@ import {
   RECIPIENT_SEPARATOR,
 } from '../constants.js';
 import { formatMessage, MESSAGES } from '../messages.js';
-import { EMAIL_PATTERN } from '../validation.js';
+import { EMAIL_PATTERN, isOneLine } from '../validation.js';
 
 /**
  * Internal messaging (data spec §2-§9, issue 14): the /message calls. A message goes to
@@ -109,7 +109,11 @@ export const sendMessageRequestSchema = z.object({
   to: recipientLine('TO', true),
   cc: recipientLine('CC', false),
   bcc: recipientLine('BCC', false),
-  subject: requiredText('SUBJECT', 'message.subject.required'),
+  // One line: a line break in a subject would end the e-mail's Subject header early.
+  subject: requiredText('SUBJECT', 'message.subject.required').refine(
+    isOneLine,
+    MESSAGES['message.subject.line.break'],
+  ),
   body: requiredText('BODY', 'message.body.required'),
   attachments: z
     .array(messageAttachmentUploadSchema)

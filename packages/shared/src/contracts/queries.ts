@@ -10,6 +10,7 @@ import {
 } from '../constants.js';
 import { DATASET_TYPES, ORDER_TYPES, QUERY_TYPES, VALUE_TYPES } from '../enums.js';
 import { MESSAGES } from '../messages.js';
+import { isOneLine } from '../validation.js';
 import { OPERATOR_FAMILIES, OPERATOR_VALUE_TYPES, QUERY_OPERATORS } from '../query-operators.js';
 
 /**
@@ -22,7 +23,8 @@ const queryName = z
   .string({ error: MESSAGES['query.list.error.name'] })
   .trim()
   .min(1, MESSAGES['query.list.error.name'])
-  .max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`);
+  .max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`)
+  .refine(isOneLine, MESSAGES['error.name.line.break']);
 const queryDescription = z
   .string({ error: MESSAGES['query.list.error.description'] })
   .trim()

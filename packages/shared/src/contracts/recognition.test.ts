@@ -35,6 +35,33 @@ describe('the consolidated CSV (data spec §3, §9)', () => {
     ]);
   });
 
+  it('neutralises cells a spreadsheet would run as formulas (OWASP), leaving signed plain numbers', () => {
+    const risky = [
+      { filename: '=cmd.pdf', page: 1, label: '@Label', value: '+SUM(A1)' },
+      { filename: 'b.pdf', page: 1, label: 'Tab', value: '\tx' },
+      { filename: 'b.pdf', page: 1, label: 'Quote', value: '-1+"2"' },
+      { filename: 'b.pdf', page: 1, label: 'Amount', value: '-1,234.50' },
+      { filename: 'b.pdf', page: 1, label: 'Credit', value: '+12' },
+      { filename: 'b.pdf', page: 1, label: 'Inside', value: 'a=b-c' },
+    ];
+    expect(toRecognitionCsv(risky)).toBe(
+      'filename,page,label,value\r\n' +
+        `"'=cmd.pdf",1,"'@Label","'+SUM(A1)"\r\n` +
+        `b.pdf,1,Tab,"'\tx"\r\n` +
+        `b.pdf,1,Quote,"'-1+""2"""\r\n` +
+        'b.pdf,1,Amount,"-1,234.50"\r\n' +
+        'b.pdf,1,Credit,+12\r\n' +
+        'b.pdf,1,Inside,a=b-c\r\n',
+    );
+    // The file keeps the neutralised form; the table reads the cells as the file holds them.
+    expect(parseRecognitionCsv(toRecognitionCsv(risky))[0]).toEqual({
+      filename: "'=cmd.pdf",
+      page: 1,
+      label: "'@Label",
+      value: "'+SUM(A1)",
+    });
+  });
+
   it('names downloads after the PDF', () => {
     expect(csvFileName('May statement.PDF')).toBe('May statement.csv');
   });

@@ -7,6 +7,7 @@ import {
 } from '../constants.js';
 import { MAPPING_TYPES } from '../enums.js';
 import { MESSAGES, formatMessage } from '../messages.js';
+import { isOneLine } from '../validation.js';
 
 /**
  * Statement recognition (data spec §2-§9, issue 15): templates are boxes drawn on the page images
@@ -31,7 +32,8 @@ export const templateNameSchema = z
   .string({ error: MESSAGES['template.name.required'] })
   .trim()
   .min(1, MESSAGES['template.name.required'])
-  .max(NAME_MAX_LENGTH, `Template name must be at most ${NAME_MAX_LENGTH} characters`);
+  .max(NAME_MAX_LENGTH, `Template name must be at most ${NAME_MAX_LENGTH} characters`)
+  .refine(isOneLine, MESSAGES['error.name.line.break']);
 
 /** PUT /statement-recognition-template/ */
 export const createTemplateRequestSchema = z.object({ templateName: templateNameSchema });
@@ -88,7 +90,8 @@ const mappingLabel = z
   .string()
   .trim()
   .min(1, MESSAGES['template.mapping.label.required'])
-  .max(NAME_MAX_LENGTH, `Field name must be at most ${NAME_MAX_LENGTH} characters`);
+  .max(NAME_MAX_LENGTH, `Field name must be at most ${NAME_MAX_LENGTH} characters`)
+  .refine(isOneLine, MESSAGES['error.name.line.break']);
 
 /** One box as saved: position in fractions, the image size it was drawn on, its field. */
 export const templateBoxSchema = z
@@ -233,8 +236,19 @@ export const findRecognizedResponseSchema = z.array(recognizedValueSchema);
 
 export const CSV_HEADER = ['filename', 'page', 'label', 'value'] as const;
 
+/** What a spreadsheet reads as the start of a formula (OWASP, CSV injection): = + - @ tab CR. */
+const FORMULA_START = /^[=+\-@\t\r]/u;
+/** A signed plain number ("-12.50", "+1,234.00"): a spreadsheet reads a number, never a formula. */
+const PLAIN_NUMBER = /^[+-]?\d[\d.,]*$/u;
+
+/**
+ * A cell as written. A cell that a spreadsheet would run as a formula (a statement's value, a box's
+ * label or a file name starting with = + - @, tab or CR) is neutralised as OWASP advises: prefixed
+ * with ' and quoted, so it opens as text. Signed plain numbers (amounts) are left as they are.
+ */
 function csvCell(value: string): string {
   const flat = value.replace(/\r\n|\r|\n/gu, CSV_NEWLINE_MARKER);
+  if (FORMULA_START.test(flat) && !PLAIN_NUMBER.test(flat)) return `"'${flat.replaceAll('"', '""')}"`;
   return /[",]/u.test(flat) ? `"${flat.replaceAll('"', '""')}"` : flat;
 }
 
@@ -280,7 +294,10 @@ export function parseCsvCells(text: string): string[][] {
   return rows;
 }
 
-/** The records of a consolidated CSV as the table shows them: header skipped, __NL__ back to line breaks. */
+/**
+ * The records of a consolidated CSV as the table shows them: header skipped, __NL__ back to line
+ * breaks. A cell neutralised against formulas keeps its ' : the table shows what the file holds.
+ */
 export function parseRecognitionCsv(text: string): RecognizedValue[] {
   const cells = parseCsvCells(text).flat().slice(CONSOLIDATED_COLUMNS_PER_RECORD);
   const values: RecognizedValue[] = [];

@@ -11,6 +11,8 @@ import { elementLocatedBySchema, stepValueSchema } from './automation.js';
 export const RUN_MESSAGES = {
   alreadyExecuting: 'This extractor is already executing',
   workerStopped: 'The worker running this flow stopped before it finished.',
+  /** The run's job is gone from Redis: Redis restarted without its data (or the job was removed). */
+  queueLost: 'The queue lost this run (Redis restarted without its data) before it finished.',
   queueUnavailable: 'Runs cannot be started right now; try again in a moment.',
   noLocatorToAdopt:
     'This step of the run found its element by its recorded selector: there is no other locator to use.',

@@ -8,6 +8,7 @@ import {
 } from '../constants.js';
 import { DAYS_OF_WEEK, EXTRACTOR_TYPES, RUN_STATUSES, SCHEDULE_TYPES } from '../enums.js';
 import { MESSAGES } from '../messages.js';
+import { isOneLine } from '../validation.js';
 
 /**
  * The /extractor/scheduler calls (data spec §7). A scheduler runs its extractors (and insertors)
@@ -19,7 +20,8 @@ const schedulerName = z
   .string({ error: MESSAGES['scheduler.list.error.name'] })
   .trim()
   .min(1, MESSAGES['scheduler.list.error.name'])
-  .max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`);
+  .max(NAME_MAX_LENGTH, `Name must be at most ${NAME_MAX_LENGTH} characters`)
+  .refine(isOneLine, MESSAGES['error.name.line.break']);
 const schedulerDescription = z
   .string({ error: MESSAGES['scheduler.list.error.description'] })
   .trim()

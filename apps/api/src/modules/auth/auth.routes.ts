@@ -18,7 +18,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
     hook: 'preHandler' as const,
     max: app.config.LOGIN_RATE_LIMIT_MAX,
     timeWindow: app.config.LOGIN_RATE_LIMIT_WINDOW_SECONDS * 1000,
-    // Per address and account, so one noisy client cannot lock everybody else out.
+    // Per address and account, so one noisy client cannot lock everybody else out. The ceiling on
+    // an address's failures across accounts (password spraying) is the auth service's.
     keyGenerator: (request: { ip: string; body?: unknown }) => {
       const username = (request.body as { username?: unknown } | undefined)?.username;
       return `login:${request.ip}:${typeof username === 'string' ? username.trim().toLowerCase() : ''}`;
@@ -33,7 +34,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
       body: loginRequestSchema,
       response: { 200: loginResponseSchema, ...errors },
     },
-    handler: (request) => auth.login(request.body.username, request.body.password),
+    handler: (request) => auth.login(request.body.username, request.body.password, request.ip),
   });
 
   app.put('/auth', {

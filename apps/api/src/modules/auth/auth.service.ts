@@ -5,6 +5,7 @@ import type { ApiConfig } from '../../config.js';
 import { AppError } from '../../lib/app-error.js';
 import type { UserRepository } from '../user/user.repository.js';
 import type { AccessTokens } from './access-token.js';
+import type { LoginFailureCeiling } from './login-failures.js';
 import { hashPassword, passwordState, verifyPassword } from './password-policy.js';
 import type { SessionRepository } from './session.repository.js';
 
@@ -16,6 +17,7 @@ interface Deps {
   users: UserRepository;
   sessions: SessionRepository;
   accessTokens: AccessTokens;
+  loginFailures: LoginFailureCeiling;
 }
 
 /**
@@ -24,7 +26,7 @@ interface Deps {
  * family (the token was copied; whoever holds it must sign in again), unless it comes back within a
  * few seconds of its rotation, which is a client that lost the answer.
  */
-export function createAuthService({ config, users, sessions, accessTokens }: Deps) {
+export function createAuthService({ config, users, sessions, accessTokens, loginFailures }: Deps) {
   // Verifying against a real hash when the e-mail is unknown keeps both paths equally slow.
   const unknownUserHash = hashPassword('unknown-user-timing-guard-1234!');
 
@@ -54,11 +56,18 @@ export function createAuthService({ config, users, sessions, accessTokens }: Dep
   }
 
   return {
-    async login(username: string, password: string): Promise<LoginResponse> {
+    /** Sign-in from `clientAddress` (the connection's peer, or the client a trusted proxy names). */
+    async login(username: string, password: string, clientAddress: string): Promise<LoginResponse> {
+      if (await loginFailures.isOverCeiling(clientAddress))
+        throw new AppError('RATE_LIMITED', MESSAGES['login.error.too.many.attempts']);
+      const invalidCredentials = async () => {
+        await loginFailures.recordFailure(clientAddress);
+        return new AppError('INVALID_CREDENTIALS', MESSAGES['login.error.credentials']);
+      };
       const user = await users.findByEmail(username.trim());
       if (!user) {
         await verifyPassword(await unknownUserHash, password);
-        throw new AppError('INVALID_CREDENTIALS', MESSAGES['login.error.credentials']);
+        throw await invalidCredentials();
       }
       const isPasswordRight = await verifyPassword(user.passwordHash, password);
       const isTemporaryPasswordRight =
@@ -67,9 +76,7 @@ export function createAuthService({ config, users, sessions, accessTokens }: Dep
         user.tempPasswordExpiresAt !== null &&
         user.tempPasswordExpiresAt > new Date() &&
         (await verifyPassword(user.tempPasswordHash, password));
-      if (!isPasswordRight && !isTemporaryPasswordRight) {
-        throw new AppError('INVALID_CREDENTIALS', MESSAGES['login.error.credentials']);
-      }
+      if (!isPasswordRight && !isTemporaryPasswordRight) throw await invalidCredentials();
       assertMaySignIn(user);
 
       let signedIn = user;

@@ -9,10 +9,11 @@ const QUEUEING_GRACE_MS = 10_000;
 
 /**
  * The sweep behind "never EXECUTING forever", in the API so that it runs while no worker does: a
- * run still EXECUTING whose job is gone, failed or completed, or active without its lock (BullMQ's
- * `<job>:lock` lives only while a live worker renews it), ends ERROR with RUN_MESSAGES.workerStopped
- * and its extractor can be executed again. A run whose job waits in the queue is left alone: it
- * starts when a worker does.
+ * run still EXECUTING whose job failed or completed, or is active without its lock (BullMQ's
+ * `<job>:lock` lives only while a live worker renews it), ends ERROR with RUN_MESSAGES.workerStopped;
+ * one whose job is gone from Redis altogether ends ERROR with RUN_MESSAGES.queueLost (no worker
+ * stopped: Redis lost the job). Either way its extractor can be executed again. A run whose job
+ * waits in the queue is left alone: it starts when a worker does.
  */
 export function createStoppedRunSweep(deps: {
   runs: RunRepository;
@@ -28,11 +29,16 @@ export function createStoppedRunSweep(deps: {
 }) {
   const { runs, queue, redis, keyPrefix, sweepEveryMs, log } = deps;
 
-  async function hasStopped(jobId: string): Promise<boolean> {
+  /** Why the run of this job can no longer finish, or undefined while it still can. */
+  async function stopReason(jobId: string): Promise<string | undefined> {
     const job = await queue.getJob(jobId);
-    const state = job ? await job.getState() : 'missing';
-    if (state === 'active') return (await redis.exists(queue.toKey(`${jobId}:lock`))) === 0;
-    return state === 'missing' || state === 'failed' || state === 'completed' || state === 'unknown';
+    if (!job) return RUN_MESSAGES.queueLost;
+    const state = await job.getState();
+    const hasStopped =
+      state === 'active'
+        ? (await redis.exists(queue.toKey(`${jobId}:lock`))) === 0
+        : state === 'failed' || state === 'completed' || state === 'unknown';
+    return hasStopped ? RUN_MESSAGES.workerStopped : undefined;
   }
 
   /** One pass; answers how many runs it ended. */
@@ -40,17 +46,17 @@ export function createStoppedRunSweep(deps: {
     const candidates = await runs.executingQueuedRuns(new Date(Date.now() - QUEUEING_GRACE_MS));
     let ended = 0;
     for (const run of candidates) {
-      if (!(await hasStopped(run.jobId ?? run.id))) continue;
-      if (!(await runs.endRunInError(run.id, WORKER_STOPPED_ERROR_CODE, RUN_MESSAGES.workerStopped)))
-        continue;
+      const reason = await stopReason(run.jobId ?? run.id);
+      if (reason === undefined) continue;
+      if (!(await runs.endRunInError(run.id, WORKER_STOPPED_ERROR_CODE, reason))) continue;
       ended += 1;
-      log.warn({ runId: run.id, extractorId: run.extractorId }, 'run ended ERROR: its worker stopped');
+      log.warn({ runId: run.id, extractorId: run.extractorId, reason }, 'run ended ERROR: it cannot finish');
       await publishLiveEvent(redis, keyPrefix, run.userId, {
         type: 'run-status',
         extractorId: run.extractorId,
         runId: run.id,
         status: 'ERROR',
-        errorMessage: RUN_MESSAGES.workerStopped,
+        errorMessage: reason,
       }).catch((error: unknown) => log.warn({ err: error, runId: run.id }, 'could not publish a run status'));
     }
     return ended;
