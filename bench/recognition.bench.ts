@@ -19,7 +19,7 @@
  * apt when missing; uses the build unless BENCH_USE_SOURCE=1). BENCH_FILES changes the 100.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -34,6 +34,7 @@ import {
 import { createPrismaClient } from '../packages/db/src/index.js';
 import { createSignedInUser, type SignedInUser } from '../tests/support/accounts.js';
 import { waitFor } from '../tests/support/ports.js';
+import { treeRss } from '../tests/support/process-tree.js';
 import { startStack } from '../tests/support/stack.js';
 import {
   STATEMENT_LAYOUT,
@@ -86,40 +87,6 @@ function ensurePdftotext(): void {
     console.log('pdftotext missing: installing poppler-utils with apt…');
     execFileSync('apt-get', ['install', '-y', '-qq', 'poppler-utils'], { stdio: 'inherit' });
   }
-}
-
-/** RSS of a process and all its descendants (the worker and its recognition children). */
-function treeRss(rootPid: number): number {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/u.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parents.set(Number(entry), Number(fields[1]));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const tree = new Set([rootPid]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [pid, parent] of parents)
-      if (tree.has(parent) && !tree.has(pid)) {
-        tree.add(pid);
-        grew = true;
-      }
-  }
-  let total = 0;
-  for (const pid of tree) {
-    try {
-      const match = /VmRSS:\s+(\d+) kB/u.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      total += Number(match?.[1] ?? 0) * 1024;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
 }
 
 ensurePdftotext();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import pg from 'pg';
 import request from 'supertest';
 import { createPrismaClient, datasetTable, fieldColumn, type Prisma } from '@pagewright/db';
 import {
@@ -932,6 +933,192 @@ describe('a dataset’s key fields are one unique index (issue 24, 12)', () => {
       .set(bearer(owner))
       .send({ fields: labels.map((name, index) => ({ name, dataSetKey: index > 0 })) })
       .expect(200);
+    await api().get('/api/dataset/canceldataset').set(bearer(owner)).expect(200);
+  });
+});
+
+describe('a large dataset’s table changes within a sized timeout, or fails in a sentence (issue 24, 6)', () => {
+  const ROWS = 300_000;
+  const fieldsOf = (opened: DatasetEditResponse) =>
+    opened.datasetFieldDtoList.map((field) => ({
+      datasetFieldId: field.id,
+      name: field.name,
+      type: field.type,
+      dataSetKey: field.dataSetKey,
+    }));
+
+  /** A dataset of Code (key), Note and Extra holding ROWS rows, written straight into its table. */
+  async function largeDataset(name: string): Promise<{ datasetId: string; extractorId: string }> {
+    const extractorId = await insertExtractor(
+      owner,
+      `${name} reader`,
+      ['Code', 'Note', 'Extra'].map((label, index) => ({
+        sequence: (index + 1) * 10,
+        type: 'GET_TEXT',
+        label,
+        selectorValue: 'h1',
+      })),
+    );
+    const datasetId = await buildDataset(
+      owner,
+      name,
+      [
+        { name: 'Code', dataSetKey: true },
+        { name: 'Note', dataSetKey: false },
+        { name: 'Extra', dataSetKey: false },
+      ],
+      { [extractorId]: { Code: 'Code', Note: 'Note', Extra: 'Extra' } },
+    );
+    const fields = new Map(
+      (await db.datasetField.findMany({ where: { datasetId } })).map((field) => [field.name, field.id]),
+    );
+    await db.$executeRawUnsafe(
+      `INSERT INTO ${datasetTable(datasetId)} (${fieldColumn(fields.get('Code')!)}, ${fieldColumn(fields.get('Note')!)}, ${fieldColumn(fields.get('Extra')!)})
+       SELECT 'code-' || g, 'note ' || g, 'extra ' || g FROM generate_series(1, ${ROWS}) AS g`,
+    );
+    return { datasetId, extractorId };
+  }
+
+  /**
+   * Step 1 of an edit: Extra goes, Amount (a number) comes, Note's texts become dates (every row is
+   * converted, the table rewritten: ~12 s here); then the save, answered as it is.
+   */
+  async function removeExtraAddAmount(datasetId: string, extractorId: string) {
+    const opened = await edit(owner, datasetId);
+    await api()
+      .post('/api/dataset/datasetfield')
+      .set(bearer(owner))
+      .send({
+        fields: [
+          ...fieldsOf(opened)
+            .filter((field) => field.name !== 'Extra')
+            .map((field) => (field.name === 'Note' ? { ...field, type: 'DATETIME' } : field)),
+          { name: 'Amount', type: 'NUMBER', dataSetKey: false },
+        ],
+      })
+      .expect(200);
+    const offered = (await offeredRows(owner)).filter((row) => row.extractorId === extractorId);
+    const chosen = offered.filter((row) => rowName(row) === 'Code' || rowName(row) === 'Note');
+    await api()
+      .post('/api/dataset/labeltablecolumnlist')
+      .set(bearer(owner))
+      .send({ rows: chosen.map(({ actionId, tableColumnId }) => ({ actionId, tableColumnId })) })
+      .expect(200);
+    return api()
+      .post('/api/dataset/save')
+      .query({ datasetId })
+      .set(bearer(owner))
+      .send({
+        rows: chosen.map((row) => ({
+          actionId: row.actionId,
+          tableColumnId: row.tableColumnId,
+          checkBoxes: [
+            { datasetFieldName: 'Code', checked: rowName(row) === 'Code' },
+            { datasetFieldName: 'Note', checked: rowName(row) === 'Note' },
+            { datasetFieldName: 'Amount', checked: false },
+          ],
+        })),
+      });
+  }
+
+  const columnsOf = async (datasetId: string): Promise<string[]> =>
+    (
+      await db.$queryRawUnsafe<{ name: string }[]>(
+        `SELECT attname AS name FROM pg_attribute
+         WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped ORDER BY attnum`,
+        datasetTable(datasetId),
+      )
+    ).map((row) => row.name);
+  const countOf = async (datasetId: string): Promise<number> => {
+    const [row] = await db.$queryRawUnsafe<{ count: string }[]>(
+      `SELECT count(*)::text AS count FROM ${datasetTable(datasetId)}`,
+    );
+    return Number(row?.count);
+  };
+
+  it(`adds, removes and converts fields of a dataset holding ${ROWS} rows (was 500 after the 5 s transaction)`, async () => {
+    const { datasetId, extractorId } = await largeDataset('Large');
+    const saved = await removeExtraAddAmount(datasetId, extractorId);
+    expect([saved.status, saved.body]).toEqual([200, { id: datasetId, message: MESSAGES['dataset.saved'] }]);
+    const names = (await edit(owner, datasetId)).datasetFieldDtoList.map((field) => field.name);
+    expect(names).toEqual(['Code', 'Note', 'Amount']);
+    expect(await countOf(datasetId)).toBe(ROWS);
+    expect(await listed(owner, datasetId)).toMatchObject({ rowCount: ROWS, dirty: true });
+    await api().get('/api/dataset/canceldataset').set(bearer(owner)).expect(200);
+  }, 180_000);
+
+  it('answers 409 in a sentence while an export reads the table, and leaves its rows and columns as they were', async () => {
+    const { datasetId, extractorId } = await largeDataset('Large and read');
+    const columnsBefore = await columnsOf(datasetId);
+    const fieldsBefore = await db.datasetField.findMany({
+      where: { datasetId },
+      orderBy: { sequence: 'asc' },
+    });
+    // An export reads the table in an open transaction: its ACCESS SHARE lock stays until the end.
+    const reader = new pg.Client({ connectionString: inject('databaseUrl') });
+    await reader.connect();
+    await reader.query('BEGIN');
+    await reader.query(`SELECT * FROM ${datasetTable(datasetId)} LIMIT 1`);
+    // Today's code waited behind the reader: let go well after the answer is due, never hang.
+    const letGo = setTimeout(() => void reader.query('ROLLBACK'), 40_000);
+    try {
+      const saved = await removeExtraAddAmount(datasetId, extractorId);
+      expect([saved.status, saved.body]).toEqual([
+        409,
+        { code: 'CONFLICT', message: MESSAGES['dataset.save.in.use'] },
+      ]);
+    } finally {
+      clearTimeout(letGo);
+      await reader.query('ROLLBACK').catch(() => undefined);
+      await reader.end();
+    }
+    expect(await columnsOf(datasetId)).toEqual(columnsBefore);
+    expect(await db.datasetField.findMany({ where: { datasetId }, orderBy: { sequence: 'asc' } })).toEqual(
+      fieldsBefore,
+    );
+    expect(await countOf(datasetId)).toBe(ROWS);
+    await api().get('/api/dataset/canceldataset').set(bearer(owner)).expect(200);
+  }, 180_000);
+});
+
+describe('two edits of one dataset draft at once both land (issue 24, 8)', () => {
+  it('removes both of two fields removed at once, in each of two rounds', async () => {
+    const labels = ['One', 'Two', 'Three', 'Four', 'Five'];
+    const extractorId = await insertExtractor(
+      owner,
+      'Five labels',
+      labels.map((label, index) => ({
+        sequence: (index + 1) * 10,
+        type: 'GET_TEXT',
+        label,
+        selectorValue: 'h1',
+      })),
+    );
+    const datasetId = await buildDataset(
+      owner,
+      'Five fields',
+      labels.map((name) => ({ name, dataSetKey: name === 'One' })),
+      { [extractorId]: Object.fromEntries(labels.map((label) => [label, label])) },
+    );
+    const opened = await edit(owner, datasetId);
+    const idOf = (name: string) => opened.datasetFieldDtoList.find((field) => field.name === name)?.id;
+    const remove = (name: string) =>
+      api()
+        .delete('/api/dataset/removedatasetfield/')
+        .query({ datasetId, datasetFieldId: idOf(name), datasetFieldName: name })
+        .set(bearer(owner));
+    for (const pair of [
+      ['Two', 'Three'],
+      ['Four', 'Five'],
+    ]) {
+      const answers = await Promise.all(pair.map(remove));
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    }
+    const fieldList = (await api().get('/api/dataset/datasetfieldlist').set(bearer(owner)).expect(200))
+      .body as {
+      datasetFieldDtoList: DatasetFieldDto[];
+    };
+    expect(fieldList.datasetFieldDtoList.map((field) => field.name)).toEqual(['One']);
     await api().get('/api/dataset/canceldataset').set(bearer(owner)).expect(200);
   });
 });

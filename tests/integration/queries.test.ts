@@ -1126,3 +1126,55 @@ describe('another user', () => {
     expect(await countDatasetRows(pgSql(pool), orders.id)).toBe(ORDERS.length);
   });
 });
+
+describe('two edits of one draft at once both land (issue 24, 8)', () => {
+  it('keeps both of two filters added at once, and a column removed while a filter is added', async () => {
+    await openQuery(owner, orders, {
+      columns: [{ name: 'Customer' }, { name: 'Region' }, { name: 'Amount' }],
+    });
+    const addFilter = (field: string, operatorId: number, inputValue: string) =>
+      api()
+        .post('/api/query/fieldoperatorinputvalue')
+        .set(bearer(owner))
+        .send({ datasetFieldId: orders.fields[field], operatorId, inputValue });
+    const filterStep = async () =>
+      (await api().post('/api/query/datasetfieldqueryForFilter').set(bearer(owner)).send({}).expect(200))
+        .body as { queryFilterList: QueryFilterDto[] };
+
+    for (const round of [1, 2, 3]) {
+      const answers = await Promise.all([
+        addFilter('Customer', 3, `a${round}`),
+        addFilter('Region', 6, `st${round}`),
+      ]);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    }
+    const filters = (await filterStep()).queryFilterList;
+    expect(filters.map((filter) => filter.inputValue).sort()).toEqual([
+      'a1',
+      'a2',
+      'a3',
+      'st1',
+      'st2',
+      'st3',
+    ]);
+
+    const fieldStep = (
+      await api().post('/api/query/datasetfieldquery').set(bearer(owner)).send({}).expect(200)
+    ).body as QueryFieldStepResponse;
+    const amount = fieldStep.queryFieldList.find((field) => field.datasetFieldId === orders.fields.Amount);
+    const [removed, added] = await Promise.all([
+      api().delete('/api/query/removefield').query({ queryFieldId: amount?.queryFieldId }).set(bearer(owner)),
+      addFilter('Customer', 3, 'last'),
+    ]);
+    expect([removed.status, added.status]).toEqual([200, 200]);
+    const after = (await api().post('/api/query/datasetfieldquery').set(bearer(owner)).send({}).expect(200))
+      .body as QueryFieldStepResponse;
+    expect(after.queryFieldList.map((field) => field.datasetFieldId)).toEqual([
+      orders.fields.Customer,
+      orders.fields.Region,
+    ]);
+    expect((await filterStep()).queryFilterList.map((filter) => filter.inputValue)).toContain('last');
+    expect((await filterStep()).queryFilterList).toHaveLength(7);
+    await api().put('/api/query/cancelquery').set(bearer(owner)).expect(200);
+  });
+});

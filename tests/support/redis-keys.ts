@@ -2,7 +2,8 @@ import type { Redis } from 'ioredis';
 
 /**
  * Keys a deployment keeps for as long as it runs: the bookkeeping of its shared queues (a few
- * small keys each, bounded by BullMQ's own trimming), the maintenance queue's schedule and the job
+ * small keys each, bounded by BullMQ's own trimming), the maintenance queue's schedule, the mail
+ * outbox's re-queue schedule and the job
  * schedulers of users' schedulers (one per scheduler, removed with it). Everything else a builder
  * or a run writes must expire.
  */
@@ -10,6 +11,8 @@ const PERMANENT = [
   /^bull:pagewright-maintenance:/u,
   /^bull:pagewright-(runs|session-open|schedules|mail|recognition):(meta|id|events|completed|failed|wait|active|paused|prioritized|delayed|stalled|marker|pc|de)$/u,
   /^bull:pagewright-schedules:repeat(:scheduler:[0-9a-f-]+(:\d+)?)?$/u,
+  // The message outbox's periodic re-queue (issue 24), a job scheduler on the mail queue.
+  /^bull:pagewright-mail:repeat(:requeue-pending-message-mails(:\d+)?)?$/u,
 ];
 
 /** Keys under `prefix` that have no expiry (TTL -1), besides the permanent ones above. */

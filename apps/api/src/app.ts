@@ -12,6 +12,8 @@ import {
   databaseTimeoutsOf,
   queuePrefix,
   runFlowJobOptions,
+  enqueueFairly,
+  RUN_WAIT_TTL_MS,
 } from '@pagewright/shared';
 import { QueueEvents } from 'bullmq';
 import type { ApiConfig } from './config.js';
@@ -202,11 +204,28 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   const files = createFileStorage(app.db);
 
   const runRepository = createRunRepository(app.db);
+  // Fair shares (issue 24): each job's priority comes from its user's jobs in flight, so a
+  // newcomer's first job goes before another user's tenth.
+  const recognitionPriority = (userId: string, jobId: string) =>
+    enqueueFairly(app.redis, config.REDIS_KEY_PREFIX, 'recognition', {
+      userId,
+      jobId,
+      waitTtlMs: config.RECOGNITION_WAIT_SECONDS * 1000,
+    });
   const runStarter = createRunStarter({
     db: app.db,
     sql: pgSql(app.sql),
-    enqueue: async (runId) => {
-      await app.queues.runs.add(RUN_JOBS.runFlow, { runId }, runFlowJobOptions(runId));
+    enqueue: async (runId, userId) => {
+      const priority = await enqueueFairly(app.redis, config.REDIS_KEY_PREFIX, 'runs', {
+        userId,
+        jobId: runId,
+        waitTtlMs: RUN_WAIT_TTL_MS,
+      });
+      await app.queues.runs.add(
+        RUN_JOBS.runFlow,
+        { runId, userId },
+        { ...runFlowJobOptions(runId), priority },
+      );
     },
   });
   // Runs whose worker died end ERROR even while no worker runs: the API sweeps them.
@@ -257,12 +276,19 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
         schedulers: createSchedulerService({
           schedulers: createSchedulerRepository(app.db),
           queue: app.queues.schedules,
+          limits: {
+            schedulers: config.SCHEDULERS_MAX_PER_USER,
+            firingsPerHour: config.SCHEDULER_FIRINGS_MAX_PER_HOUR,
+          },
           log: app.log,
         }),
       });
       await api.register(datasetRoutes, {
         datasets: createDatasetService({
-          datasets: createDatasetRepository(app.db, app.sql),
+          datasets: createDatasetRepository(app.db, app.sql, {
+            timeoutMs: config.DATASET_SAVE_TIMEOUT_SECONDS * 1000,
+            lockTimeoutMs: config.DATASET_SAVE_LOCK_TIMEOUT_SECONDS * 1000,
+          }),
           drafts: createDatasetDraftStore(app.redis, config.REDIS_KEY_PREFIX, app.log),
         }),
       });
@@ -288,10 +314,24 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
           mailQueue: app.queues.mail,
           publisher: app.redis,
           keyPrefix: config.REDIS_KEY_PREFIX,
+          limits: {
+            recipientsMax: config.MESSAGE_RECIPIENTS_MAX,
+            accountSendsPerDay: config.MESSAGE_ACCOUNT_SENDS_PER_DAY,
+            accountRecipientsPerDay: config.MESSAGE_ACCOUNT_RECIPIENTS_PER_DAY,
+            linkSendsPerDay: config.MESSAGE_LINK_SENDS_PER_DAY,
+            linkRecipientsPerDay: config.MESSAGE_LINK_RECIPIENTS_PER_DAY,
+            linkAttachmentsMaxMb: config.MESSAGE_LINK_ATTACHMENTS_MAX_MB,
+            attachmentsQuotaMb: config.MESSAGE_ATTACHMENTS_QUOTA_MB,
+          },
           log: app.log,
         }),
         bodyLimitMb: config.MESSAGE_BODY_LIMIT_MB,
         sendsPerMinute: config.MESSAGE_SEND_RATE_LIMIT_MAX,
+        largeSends: {
+          largeBodyMb: config.MESSAGE_LARGE_BODY_MB,
+          maxRunning: config.MESSAGE_LARGE_SENDS_MAX_RUNNING,
+          maxPerUser: config.MESSAGE_LARGE_SENDS_MAX_PER_USER,
+        },
       });
       await api.register(templateRoutes, {
         templates: createTemplateService({
@@ -299,6 +339,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
           queue: app.queues.recognition,
           imageUrlSecret: config.JWT_SECRET,
           imageUrlTtlSeconds: config.TEMPLATE_IMAGE_URL_TTL_SECONDS,
+          priorityOf: recognitionPriority,
         }),
       });
       await api.register(recognitionRoutes, {
@@ -307,6 +348,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
           queue: app.queues.recognition,
           events: recognitionEvents,
           waitMs: config.RECOGNITION_WAIT_SECONDS * 1000,
+          priorityOf: recognitionPriority,
           log: app.log,
         }),
       });

@@ -90,6 +90,31 @@ const configSchema = z.object({
   MESSAGE_BODY_LIMIT_MB: z.coerce.number().min(1).max(200).default(25),
   /** Messages sent (add and reply) per client address per minute: each one e-mails its recipients. */
   MESSAGE_SEND_RATE_LIMIT_MAX: z.coerce.number().int().min(1).default(60),
+  /**
+   * Messaging limits (issue 24): no open mail relay. Recipients of one message (To, Cc and Bcc
+   * together; 400 past it); messages and recipients per account and per e-mailed link in any 24
+   * hours (429 past them). A link holder may reply only to the thread's own addresses.
+   */
+  MESSAGE_RECIPIENTS_MAX: z.coerce.number().int().min(1).max(1000).default(50),
+  MESSAGE_ACCOUNT_SENDS_PER_DAY: z.coerce.number().int().min(1).default(200),
+  MESSAGE_ACCOUNT_RECIPIENTS_PER_DAY: z.coerce.number().int().min(1).default(500),
+  MESSAGE_LINK_SENDS_PER_DAY: z.coerce.number().int().min(1).default(20),
+  MESSAGE_LINK_RECIPIENTS_PER_DAY: z.coerce.number().int().min(1).default(60),
+  /**
+   * Files replies through links may attach to one thread (MB): they are stored under the thread
+   * owner's account when the link holder has none. 413 past it.
+   */
+  MESSAGE_LINK_ATTACHMENTS_MAX_MB: z.coerce.number().min(0).max(10_000).default(10),
+  /** Message attachments one account may keep (MB, its own and link replies' files); 413 past it. */
+  MESSAGE_ATTACHMENTS_QUOTA_MB: z.coerce.number().min(1).max(1_000_000).default(1024),
+  /**
+   * A send whose body is over MESSAGE_LARGE_BODY_MB is large: it must get a slot before its body is
+   * read (this many at once in the process, this many per user or client address), else 429. Parsed,
+   * a 25 MB send holds about 100 MB of heap.
+   */
+  MESSAGE_LARGE_BODY_MB: z.coerce.number().min(0.1).max(200).default(1),
+  MESSAGE_LARGE_SENDS_MAX_RUNNING: z.coerce.number().int().min(1).max(64).default(4),
+  MESSAGE_LARGE_SENDS_MAX_PER_USER: z.coerce.number().int().min(1).max(64).default(1),
   /** How long a template page image's signed address works (an <img> cannot send the bearer token). */
   TEMPLATE_IMAGE_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
   /**
@@ -102,6 +127,25 @@ const configSchema = z.object({
   QUERY_EXPORTS_MAX_PER_USER: z.coerce.number().int().min(1).max(64).default(2),
   /** An export whose reader has read nothing (or that has produced nothing) for this long is ended. */
   QUERY_EXPORT_STALL_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /**
+   * The longest a dataset's save may change its table (a type change rewrites every row: ~12 s for
+   * 300,000 rows converted to dates on the 2-core host). Its transaction and each statement in it
+   * get this long, not Prisma's 5 s or the session's DATABASE_STATEMENT_TIMEOUT_SECONDS; past it the
+   * save answers 503 in a sentence and nothing changed.
+   */
+  DATASET_SAVE_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(600),
+  /**
+   * How long a dataset's save waits for its table while an export or a run reads it; then it
+   * answers 409 'The dataset is in use…' instead of queueing every later reader behind its lock.
+   */
+  DATASET_SAVE_LOCK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(5),
+  /**
+   * Schedulers one account may keep, and the firings an hour all of them may add up to (an interval
+   * of n minutes counts 60/n, a daily one 1/24): one account's schedules must not fill the workers
+   * everyone's runs share (issue 24). A save past either is refused with its own text.
+   */
+  SCHEDULERS_MAX_PER_USER: z.coerce.number().int().min(1).max(100_000).default(50),
+  SCHEDULER_FIRINGS_MAX_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(600),
   /** How long pdf-to-text waits for its PDF to be read (the worker ends a job at its own limit). */
   RECOGNITION_WAIT_SECONDS: z.coerce.number().int().min(5).max(3600).default(180),
   WEB_DIST: z.string().default('apps/web/dist'),

@@ -1,6 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { booleanFromEnv, mailConfigShape, parseServiceConfig, serviceConfigShape } from '@pagewright/shared';
+import {
+  PDF_PAGES_MAX_DEFAULT,
+  booleanFromEnv,
+  mailConfigShape,
+  parseServiceConfig,
+  serviceConfigShape,
+} from '@pagewright/shared';
 
 /** The worker's one typed configuration, parsed once from the environment. */
 const configSchema = z.object({
@@ -22,6 +28,12 @@ const configSchema = z.object({
   /** How long the link in a message's e-mail opens the thread without a session (days). */
   MESSAGE_LINK_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /**
+   * The message outbox (issue 24): every MESSAGE_MAIL_REQUEUE_EVERY_SECONDS a job queues again the
+   * e-mails still PENDING this long after they were stored (MESSAGE_MAIL_REQUEUE_AFTER_SECONDS).
+   */
+  MESSAGE_MAIL_REQUEUE_AFTER_SECONDS: z.coerce.number().int().min(1).max(86_400).default(120),
+  MESSAGE_MAIL_REQUEUE_EVERY_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /**
    * PDFs (template pages, statements) read at once, each in a child process of this worker: one a
    * core by default.
    */
@@ -33,6 +45,14 @@ const configSchema = z.object({
     .default(Math.max(1, availableParallelism())),
   /** A PDF still being read after this long ends its process (a hostile or broken document). */
   RECOGNITION_JOB_TIMEOUT_SECONDS: z.coerce.number().int().min(5).max(3600).default(120),
+  /** A PDF claiming more pages than this is refused with a sentence before anything is read. */
+  RECOGNITION_PDF_PAGES_MAX: z.coerce.number().int().min(1).max(100_000).default(PDF_PAGES_MAX_DEFAULT),
+  /**
+   * The V8 heap of each recognition child, in MB (--max-old-space-size): PDF.js's objects for a
+   * hostile PDF end that child, not the machine. Its pixels are native memory, capped per page and
+   * per box in @pagewright/recognition.
+   */
+  RECOGNITION_HEAP_MB: z.coerce.number().int().min(128).max(16_384).default(512),
   /** Flow runs one worker process executes at once (each in its own browser context). */
   WORKER_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /**
@@ -63,6 +83,12 @@ const configSchema = z.object({
   ASK_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(3600).default(300),
   LIVE_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(15),
   SESSION_RETENTION_DAYS: z.coerce.number().int().min(0).default(7),
+  /**
+   * How often the job schedulers in Redis are compared with the schedulers in PostgreSQL and put
+   * back when Redis lost them (also done on every reconnect). A lost schedule fires again within
+   * this long.
+   */
+  JOB_SCHEDULER_RECONCILE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   UNCONFIRMED_SIGNUP_RETENTION_DAYS: z.coerce.number().int().min(1).default(7),
 });
 

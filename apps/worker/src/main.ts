@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Queue, type QueueBase, Worker } from 'bullmq';
+import { type Job, Queue, type QueueBase, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { createDatabase, createRunStarter, createSecretBox, pgSql } from '@pagewright/db';
@@ -7,11 +7,13 @@ import { createMailer } from '@pagewright/mail';
 import {
   MAIL_JOBS,
   MAINTENANCE_JOBS,
-  PURGE_EXPIRED_SESSIONS_EVERY_MS,
   QUEUES,
   RUN_JOBS,
   SEND_MAIL_JOB_OPTIONS,
   runFlowJobOptions,
+  RUN_WAIT_TTL_MS,
+  enqueueFairly,
+  userShareOf,
   sendMailPayloadSchema,
   type FireSchedulerPayload,
   type RunFlowPayload,
@@ -25,6 +27,7 @@ import {
   workerHeartbeatKey,
 } from '@pagewright/shared';
 import { createBrowserPool } from './browser-pool.js';
+import { fairly, slotOwnerOf } from './fair-share.js';
 import { loadConfig } from './config.js';
 import { createRunStore } from './flows/run-store.js';
 import { failStoppedRun, type StalledRunsDeps } from './flows/stalled-runs.js';
@@ -34,8 +37,9 @@ import { createSessionCommandProcessor } from './processors/session-command.proc
 import { purgeExpiredSessions } from './processors/purge-expired-sessions.processor.js';
 import { createRunFlowProcessor } from './processors/run-flow.processor.js';
 import { createSendMessageMailProcessor } from './processors/send-message-mail.processor.js';
+import { createMessageMailRequeue, scheduleMessageMailRequeue } from './messages/message-outbox.js';
 import { createFireSchedulerProcessor } from './processors/fire-scheduler.processor.js';
-import { reconcileJobSchedulers } from './schedules/reconcile-job-schedulers.js';
+import { createJobSchedulerReconciler } from './schedules/reconcile-job-schedulers.js';
 import { RUN_JOB_TTL_SECONDS, SESSION_JOB_TTL_SECONDS, createKeyExpiry } from './redis-ttl.js';
 
 const config = loadConfig();
@@ -87,12 +91,8 @@ const liveSessions = createLiveSessionRegistry({
 const idleSweep = setInterval(() => void liveSessions.closeIdle(), 60_000);
 
 const prefix = queuePrefix(config.REDIS_KEY_PREFIX);
+// Its job scheduler is kept by the reconciler below (created at start, put back when Redis lost it).
 const maintenanceQueue = new Queue(QUEUES.maintenance, { connection, prefix });
-await maintenanceQueue.upsertJobScheduler(
-  MAINTENANCE_JOBS.purgeExpiredSessions,
-  { every: PURGE_EXPIRED_SESSIONS_EVERY_MS },
-  { name: MAINTENANCE_JOBS.purgeExpiredSessions, data: { retentionDays: config.SESSION_RETENTION_DAYS } },
-);
 
 const maintenanceWorker = new Worker(
   QUEUES.maintenance,
@@ -126,10 +126,25 @@ const processMessageMail = createSendMessageMailProcessor({
   linkTtlDays: config.MESSAGE_LINK_TTL_DAYS,
   log,
 });
+// The message outbox (issue 24): message e-mails still PENDING a while after they were stored are
+// queued again by a job of the mail queue, its scheduler kept at start and when Redis comes back.
+const requeueMessageMails = createMessageMailRequeue({
+  db,
+  queue: mailQueue,
+  retryAfterMs: config.MESSAGE_MAIL_REQUEUE_AFTER_SECONDS * 1000,
+  log,
+});
+const scheduleRequeue = () =>
+  scheduleMessageMailRequeue(mailQueue, config.MESSAGE_MAIL_REQUEUE_EVERY_SECONDS * 1000).catch(
+    (error: unknown) => log.error({ err: error }, 'could not schedule the message e-mail re-queue'),
+  );
+await scheduleRequeue();
+connection.on('ready', () => void scheduleRequeue());
 const mailWorker = new Worker(
   QUEUES.mail,
   keyExpiry.expiringJobs(RUN_JOB_TTL_SECONDS, async (job) => {
     if (job.name === MAIL_JOBS.sendMessage) return processMessageMail(job);
+    if (job.name === MAIL_JOBS.requeuePendingMessageMails) return requeueMessageMails();
     await mailer.send(sendMailPayloadSchema.parse(job.data));
   }),
   { connection, prefix, concurrency: 2 },
@@ -138,6 +153,14 @@ mailWorker.on('failed', (job, error) =>
   log.warn({ jobId: job?.id, attempt: job?.attemptsMade, err: error }, 'could not send an e-mail (retried)'),
 );
 
+/**
+ * Loaded first in each recognition child, before BullMQ's code and the PDF libraries (which take
+ * seconds to load): a worker that dies closes the children's IPC channel, and each child then ends
+ * at once instead of reading on, or idling with its connections open, orphaned (issue 24).
+ */
+const EXIT_WITH_WORKER = `data:text/javascript,${encodeURIComponent(
+  "process.once('disconnect', () => process.exit(1));",
+)}`;
 // Recognition (issue 15): PDFs are read in child processes BullMQ keeps (one job each at a time),
 // from the bundle's own file, or the TypeScript source when the worker runs from source.
 const recognitionProcessor = import.meta.url.endsWith('.ts')
@@ -150,6 +173,16 @@ const recognitionWorker = new Worker(QUEUES.recognition, recognitionProcessor, {
   // A child busy on a long PDF still renews its lock through the parent; a dead worker's jobs fail.
   lockDuration: 60_000,
   maxStalledCount: 0,
+  // Each child's V8 heap is capped (issue 24): PDF.js's objects for a hostile PDF end that child,
+  // not the machine (its canvases are native memory, capped per page and box by the recognition).
+  // And each child ends with this worker, from its first line on (EXIT_WITH_WORKER).
+  workerForkOptions: {
+    execArgv: [
+      ...process.execArgv,
+      `--max-old-space-size=${config.RECOGNITION_HEAP_MB}`,
+      `--import=${EXIT_WITH_WORKER}`,
+    ],
+  },
 });
 recognitionWorker.on('failed', (job, error) => {
   log.warn({ jobId: job?.id, name: job?.name, err: error }, 'a recognition job failed');
@@ -164,11 +197,43 @@ const schedulesQueue = new Queue<FireSchedulerPayload>(QUEUES.schedules, { conne
 const runStarter = createRunStarter({
   db,
   sql,
-  enqueue: async (runId) => {
-    await runsQueue.add(RUN_JOBS.runFlow, { runId }, runFlowJobOptions(runId));
+  enqueue: async (runId, userId) => {
+    // Fair shares (issue 24): a firing's run gets its priority from its owner's runs in flight.
+    const priority = await enqueueFairly(connection, config.REDIS_KEY_PREFIX, 'runs', {
+      userId,
+      jobId: runId,
+      waitTtlMs: RUN_WAIT_TTL_MS,
+    });
+    await runsQueue.add(RUN_JOBS.runFlow, { runId, userId }, { ...runFlowJobOptions(runId), priority });
   },
 });
-log.info(await reconcileJobSchedulers({ db, queue: schedulesQueue, log }), 'job schedulers reconciled');
+const reconciler = createJobSchedulerReconciler({
+  db,
+  queue: schedulesQueue,
+  maintenance: maintenanceQueue,
+  maintenanceData: { retentionDays: config.SESSION_RETENTION_DAYS },
+  log,
+});
+const reconcile = (why: string) =>
+  reconciler
+    .reconcile()
+    .then((counts) => {
+      const isChange = counts.created + counts.changed + counts.removed > 0 || counts.maintenanceRestored;
+      // A pass that found Redis as it should be is the usual case: not worth a line every minute.
+      log[isChange ? 'warn' : 'debug']({ ...counts, why }, 'job schedulers reconciled');
+    })
+    .catch((error: unknown) => log.error({ err: error, why }, 'could not reconcile the job schedulers'));
+await reconciler
+  .reconcile()
+  .then((counts) => log.info({ ...counts, why: 'start' }, 'job schedulers reconciled'));
+// A Redis that restarted without its data (no persistence, a failover to an empty replica) loses
+// every job scheduler: they come back as soon as the connection does, and every
+// JOB_SCHEDULER_RECONCILE_SECONDS for a loss without a reconnect (FLUSHALL, eviction).
+connection.on('ready', () => void reconcile('reconnect'));
+const reconcileTimer = setInterval(
+  () => void reconcile('timer'),
+  config.JOB_SCHEDULER_RECONCILE_SECONDS * 1000,
+);
 const schedulesWorker = new Worker(
   QUEUES.schedules,
   keyExpiry.expiringJobs(
@@ -244,10 +309,22 @@ for (const worker of [sessionOpenWorker, sessionCommandWorker])
 
 const runsWorker = new Worker(
   QUEUES.runs,
-  keyExpiry.expiringJobs(RUN_JOB_TTL_SECONDS, async (job) => {
-    if (job.name !== RUN_JOBS.runFlow) throw new Error(`Unknown run job: ${job.name}`);
-    return processRunFlow(job);
-  }),
+  // Fair shares (issue 24) before the lease on the job's hash: a job sent back to wait keeps none.
+  fairly(
+    {
+      redis: connection,
+      keyPrefix: config.REDIS_KEY_PREFIX,
+      queue: 'runs',
+      slotOwner: slotOwnerOf(process.pid),
+      share: userShareOf(config.WORKER_RUN_CONCURRENCY),
+      leaseMs: config.RUN_LOCK_SECONDS * 1000 * 2,
+      onError: (error) => log.warn({ err: error }, 'fair share unavailable; the run starts anyway'),
+    },
+    keyExpiry.expiringJobs(RUN_JOB_TTL_SECONDS, async (job: Job) => {
+      if (job.name !== RUN_JOBS.runFlow) throw new Error(`Unknown run job: ${job.name}`);
+      return processRunFlow(job);
+    }),
+  ),
   {
     connection,
     prefix,
@@ -291,6 +368,7 @@ async function shutdown(signal: string): Promise<void> {
   log.info({ signal }, 'shutting down');
   clearInterval(idleSweep);
   clearInterval(heartbeat);
+  clearInterval(reconcileTimer);
   await connection.del(heartbeatKey).catch(() => undefined);
   await sessionOpenWorker.close(true);
   await sessionCommandWorker.close(true);

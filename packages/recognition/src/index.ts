@@ -6,3 +6,4 @@ export * from './render.js';
 export * from './read-statement.js';
 export * from './form-fields.js';
 export * from './template-match.js';
+export * from './limits.js';

@@ -1,10 +1,16 @@
-import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { isBoxChecked } from './checkbox.js';
 import { fieldsInBox, formFieldsOf, textFieldValue, type FormField } from './form-fields.js';
 import { ocrText } from './ocr.js';
+import { assertPageCount, assertPageSize } from './limits.js';
 import { openPdf, type PageBox } from './pdf.js';
 import { renderPageImage, renderRegionPng } from './render.js';
-import type { BoxProblem, PageSize, TemplateMismatch } from '@pagewright/shared';
+import {
+  PDF_PAGES_MAX_DEFAULT,
+  type BoxProblem,
+  type PageSize,
+  type TemplateMismatch,
+} from '@pagewright/shared';
 import { boxMismatches, isSameSize, looksLikeSample, type CheckedBox } from './template-match.js';
 import { findLabel, hasTextLayer, pageTextOf, textInBox, type PageText } from './text-layer.js';
 
@@ -139,15 +145,33 @@ function pageSizeMismatch(
 }
 
 /**
+ * Refuses the document before any of `pageNumbers` is drawn when one of them is absurdly large (or
+ * has no area): a page is only looked up here, which costs no pixels.
+ */
+async function assertPageSizes(document: PDFDocumentProxy, pageNumbers: readonly number[]): Promise<void> {
+  for (const pageNumber of pageNumbers) {
+    const page = await document.getPage(pageNumber);
+    try {
+      assertPageSize(page, pageNumber);
+    } finally {
+      page.cleanup();
+    }
+  }
+}
+
+/**
  * Reads a statement with a template: page n with the boxes of the template's page n (pages beyond
  * the template's are not read). Text from a form field under the box, else the PDF's text layer,
  * or OCR on a page without one; checkboxes from their form field, or the ink in them. Says where
- * the file does not look like the template's sample (page count and size, anchors, values).
+ * the file does not look like the template's sample (page count and size, anchors, values). A PDF
+ * of more than `pagesMax` pages, or with a page to read that is absurdly large, is refused
+ * (PdfRefusedError) before anything is drawn.
  */
 export async function readStatement(
   bytes: Uint8Array,
   pages: readonly TemplatePageSpec[],
   sample?: TemplateSampleSpec,
+  pagesMax = PDF_PAGES_MAX_DEFAULT,
 ): Promise<ReadStatementResult> {
   const document = await openPdf(bytes);
   try {
@@ -155,6 +179,11 @@ export async function readStatement(
     const checked: CheckedBox[] = [];
     const mismatches: TemplateMismatch[] = [];
     const pageCount = document.numPages;
+    assertPageCount(pageCount, pagesMax);
+    await assertPageSizes(
+      document,
+      pages.map((spec) => spec.pageNumber).filter((pageNumber) => pageNumber <= pageCount),
+    );
     if (sample && (sample.isPageCountCapped ? pageCount < sample.pageCount : pageCount !== sample.pageCount))
       mismatches.push({ kind: 'page-count', pageCount, samplePageCount: sample.pageCount });
     for (let pageNumber = 1; pageNumber <= pageCount; pageNumber += 1) {
@@ -206,19 +235,29 @@ export interface RenderedPage {
 
 /**
  * A template's sample PDF as page images (longest edge `longEdge` px, JPEG) with each page's text
- * layer, one page at a time through `onPage` (so memory holds one page, and progress shows).
+ * layer, one page at a time through `onPage` (so memory holds one page, and progress shows). A PDF
+ * of more than `pagesMax` pages, or with an absurdly large page among those drawn, is refused
+ * (PdfRefusedError) before the first page is drawn.
  */
 export async function renderSample(
   bytes: Uint8Array,
   options: {
     longEdge: number;
+    /** Pages drawn at most (a longer sample's other pages are counted, not drawn). */
     maxPages: number;
+    /** A PDF of more pages than this is refused (PDF_PAGES_MAX_DEFAULT when not given). */
+    pagesMax?: number;
     onPage: (page: RenderedPage, pageCount: number) => Promise<void>;
   },
 ): Promise<{ renderedPages: number; documentPages: number }> {
   const document = await openPdf(bytes);
   try {
+    assertPageCount(document.numPages, options.pagesMax ?? PDF_PAGES_MAX_DEFAULT);
     const pageCount = Math.min(document.numPages, options.maxPages);
+    await assertPageSizes(
+      document,
+      Array.from({ length: pageCount }, (_, index) => index + 1),
+    );
     for (let pageNumber = 1; pageNumber <= pageCount; pageNumber += 1) {
       const page = await document.getPage(pageNumber);
       try {

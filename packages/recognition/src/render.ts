@@ -1,10 +1,26 @@
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import sharp from 'sharp';
+import { PAGE_PIXELS_MAX, REGION_PIXELS_MAX, clampScale } from './limits.js';
 import type { PageBox } from './pdf.js';
 
-/** A page, or a part of it, painted on a white canvas. */
-async function paint(page: PDFPageProxy, scale: number, region: PageBox | null): Promise<Canvas> {
+/**
+ * A page, or a part of it, painted on a white canvas: at `asked` scale, or a lower one that keeps
+ * it within `pixelsMax` pixels (a huge page's box must not take gigabytes).
+ */
+async function paint(
+  page: PDFPageProxy,
+  asked: number,
+  region: PageBox | null,
+  pixelsMax: number,
+): Promise<Canvas> {
+  const base = page.getViewport({ scale: 1 });
+  const scale = clampScale(
+    region ? region.w * base.width : base.width,
+    region ? region.h * base.height : base.height,
+    asked,
+    pixelsMax,
+  );
   const full = page.getViewport({ scale });
   const width = Math.max(1, Math.round(region ? region.w * full.width : full.width));
   const height = Math.max(1, Math.round(region ? region.h * full.height : full.height));
@@ -41,7 +57,7 @@ export interface PageImage {
 export async function renderPageImage(page: PDFPageProxy, longEdge: number): Promise<PageImage> {
   const base = page.getViewport({ scale: 1 });
   const scale = longEdge / Math.max(base.width, base.height);
-  const canvas = await paint(page, scale, null);
+  const canvas = await paint(page, scale, null, PAGE_PIXELS_MAX);
   const { data, width, height } = pixelsOf(canvas);
   const jpeg = await sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), {
     raw: { width, height, channels: 4 },
@@ -52,12 +68,12 @@ export async function renderPageImage(page: PDFPageProxy, longEdge: number): Pro
   return { jpeg, width, height };
 }
 
-/** A box of a page at `scale` (1 = 72 dpi): its RGBA pixels and size. */
+/** A box of a page at `scale` (1 = 72 dpi), within REGION_PIXELS_MAX: its RGBA pixels and size. */
 export async function renderRegion(page: PDFPageProxy, region: PageBox, scale: number) {
-  return pixelsOf(await paint(page, scale, region));
+  return pixelsOf(await paint(page, scale, region, REGION_PIXELS_MAX));
 }
 
-/** A box of a page as PNG, for OCR. */
+/** A box of a page as PNG, for OCR, within REGION_PIXELS_MAX. */
 export async function renderRegionPng(page: PDFPageProxy, region: PageBox, scale: number): Promise<Buffer> {
-  return (await paint(page, scale, region)).encode('png');
+  return (await paint(page, scale, region, REGION_PIXELS_MAX)).encode('png');
 }

@@ -8,6 +8,7 @@ export * from './contracts/common.js';
 export * from './contracts/auth.js';
 export * from './contracts/settings.js';
 export * from './jobs.js';
+export * from './fair-share.js';
 export * from './service-config.js';
 export * from './contracts/automation.js';
 export * from './contracts/live-events.js';

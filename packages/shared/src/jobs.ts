@@ -49,7 +49,11 @@ export const RUN_JOBS = {
   runFlow: 'run-flow',
 } as const;
 
-export const runFlowPayloadSchema = z.object({ runId: z.string().uuid() });
+/** `userId`: the run's owner, whose fair share of the workers it takes (fair-share.ts). */
+export const runFlowPayloadSchema = z.object({
+  runId: z.string().uuid(),
+  userId: z.string().uuid().optional(),
+});
 export type RunFlowPayload = z.infer<typeof runFlowPayloadSchema>;
 
 /**
@@ -82,6 +86,11 @@ export const MAIL_JOBS = {
   send: 'send-mail',
   /** One recipient's e-mail of a message: the worker mints their link token when it sends it. */
   sendMessage: 'send-message-mail',
+  /**
+   * The outbox's periodic job (issue 24): queues again the message e-mails still PENDING a while
+   * after their message was stored (their job was lost, or never queued).
+   */
+  requeuePendingMessageMails: 'requeue-pending-message-mails',
 } as const;
 export const sendMailPayloadSchema = z.object({
   to: z.string().min(1),
@@ -114,7 +123,11 @@ export const renderTemplatePayloadSchema = z.object({
 });
 export type RenderTemplatePayload = z.infer<typeof renderTemplatePayloadSchema>;
 /** RECOGNITION_JOBS.recognizePdf: one RecognitionJob row (its PDF and template). */
-export const recognizePdfPayloadSchema = z.object({ recognitionJobId: z.string().uuid() });
+/** `userId`: the job's owner, whose fair share of the workers it takes (fair-share.ts). */
+export const recognizePdfPayloadSchema = z.object({
+  recognitionJobId: z.string().uuid(),
+  userId: z.string().uuid().optional(),
+});
 export type RecognizePdfPayload = z.infer<typeof recognizePdfPayloadSchema>;
 export type RecognitionPayload = RenderTemplatePayload | RecognizePdfPayload;
 /** What a finished recognize-pdf job answers (the API waits for it). */
@@ -127,7 +140,9 @@ export const recognizePdfResultSchema = z.object({
 });
 export type RecognizePdfResult = z.input<typeof recognizePdfResultSchema>;
 export const RECOGNITION_JOB_OPTIONS = {
-  attempts: 1,
+  // The second attempt is only for a job handed to a child that had just died: a job a child began
+  // is not read again (apps/worker/src/processors/recognition.sandbox.ts).
+  attempts: 2,
   removeOnComplete: { age: 3600, count: 1000 },
   removeOnFail: { age: 24 * 3600, count: 1000 },
 } as const;

@@ -181,6 +181,11 @@ export const MESSAGES = {
     'Every extractor that fills this dataset must fill all its key fields: {{fields}}',
   'dataset.map.unknown.row': 'This value is not one of your extractors any more; go back a step',
   'dataset.map.unknown.field': 'There is no field named "{{name}}" in this dataset',
+  'dataset.save.in.use': 'The dataset is in use (an export or a run is reading it). Try again shortly.',
+  'dataset.save.too.long':
+    'Changing this dataset took too long and nothing was changed. Try again when fewer runs and exports are busy.',
+  'draft.changed.meanwhile':
+    'This wizard was changed in another tab at the same moment; your change was not kept. Try it again.',
   'dataset.map.none':
     'Tick at least one box to map a value to a field: a dataset with nothing mapped would never get any rows.',
 
@@ -209,6 +214,12 @@ export const MESSAGES = {
   'scheduler.skip.no.actions': 'Skipped: the extractor has no saved actions',
   'scheduler.skip.pending.ask': 'Skipped: the extractor is waiting for an answer',
   'scheduler.skip.queue': 'Skipped: the run could not be queued',
+  'scheduler.missed':
+    'Missed: Redis lost this schedule. Firings that did not happen: {{count}}, from {{first}} to {{last}} (UTC). Restored at {{restoredAt}}.',
+  'scheduler.limit.count':
+    'You already have {{max}} schedulers, the most one account may keep. Delete one before adding another.',
+  'scheduler.limit.firings':
+    'This timetable would bring your schedulers to {{total}} firings an hour; one account may have at most {{max}}. Choose a longer interval or delete another scheduler.',
   'extractor.delete.scheduler': 'Could not delete this extractor, it is associated with a scheduler',
   'query.list.error.name': 'Name is required',
   'query.list.error.description': 'Description is required',
@@ -247,6 +258,24 @@ export const MESSAGES = {
   'message.too.large':
     'The message is too large: the message and its attached files must stay under {{mb}} MB.',
   'message.too.many': 'Too many messages sent in a minute. Please wait a moment and try again.',
+  // Issue 24: limits on what a message may reach and carry (settings in the API's config).
+  'message.recipients.too.many': 'A message can go to at most {{max}} recipients (To, Cc and Bcc together).',
+  'message.reply.outside.thread':
+    'A reply through a link can only go to the people in this conversation: {{address}} is not one of them.',
+  'message.account.sends.per.day':
+    'You have sent the most messages allowed in a day ({{max}}). Please try again tomorrow.',
+  'message.account.recipients.per.day':
+    'Your messages have reached the most recipients allowed in a day ({{max}}). Please try again tomorrow.',
+  'message.link.sends.per.day':
+    'This link has sent the most replies allowed in a day ({{max}}). Please try again tomorrow.',
+  'message.link.recipients.per.day':
+    'The replies through this link have reached the most recipients allowed in a day ({{max}}). Please try again tomorrow.',
+  'message.link.attachments.quota':
+    'Replies through a link can attach at most {{mb}} MB of files to a conversation.',
+  'message.attachments.quota': 'The attached files would take your message storage over its {{mb}} MB.',
+  'message.large.busy.user':
+    'You are already sending a large message. Please wait until it has gone, then try again.',
+  'message.large.busy': 'Too many large messages are being sent right now. Please try again in a moment.',
   'message.sent': 'Message successfully sent',
   'message.deleted': 'Message successfully deleted',
   'message.list.error': 'Error retrieving messages',
@@ -309,6 +338,10 @@ export const MESSAGES = {
   'recognition.mismatch.unlike': "most boxes read text unlike the sample's: {{labels}}",
   'recognition.box.anchor.missing': 'its anchor label is not on the page',
   'recognition.box.unlike.sample': "it reads text unlike the sample's",
+  // Refusals of a PDF before it is read (issue 24): the worker fails the job with the sentence.
+  'recognition.pdf.page.size':
+    'Page {{page}} of this PDF measures {{width}} × {{height}} points: a page must measure between 1 and 14,400 points (200 inches) on each side.',
+  'recognition.pdf.too.many.pages': 'This PDF has {{pageCount}} pages: at most {{max}} can be read.',
 
   // Settings screen
   'settings.title': 'Settings',

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  firingsBetween,
+  firingsPerHour,
   isIntendedFiring,
   jobSchedulerId,
   nextFireTimes,
@@ -156,5 +158,50 @@ describe('next fire times in Europe/Berlin', () => {
     ]);
     // 30 April is the last day but not the 29th: dropped.
     expect(isIntendedFiring(monthly, new Date('2027-04-30T05:00:00Z'))).toBe(false);
+  });
+});
+
+describe('firings an hour and firings between two times (issue 24)', () => {
+  it('counts an interval of n minutes as 60/n an hour, a day 1/24, a week its days over 168', () => {
+    const interval = (minutes: number): Timetable => ({
+      ...base,
+      scheduleType: 'MINUTE_INTERVAL',
+      minuteInterval: minutes,
+    });
+    expect(firingsPerHour(interval(1))).toBe(60);
+    expect(firingsPerHour(interval(15))).toBe(4);
+    expect(firingsPerHour(interval(1440))).toBeCloseTo(1 / 24);
+    expect(firingsPerHour({ ...base, time: '09:30:00' })).toBeCloseTo(1 / 24);
+    expect(
+      firingsPerHour({ ...base, scheduleType: 'WEEKLY', time: '09:30:00', daysOfWeek: ['MONDAY', 'FRIDAY'] }),
+    ).toBeCloseTo(2 / 168);
+    expect(
+      firingsPerHour({ ...base, scheduleType: 'MONTHLY', time: '09:30:00', dayOfMonth: 1 }),
+    ).toBeLessThan(1 / 700);
+  });
+
+  it('counts the firings in (after, until] without listing an interval, and walks a cron timetable', () => {
+    const everyFive: Timetable = { ...base, scheduleType: 'MINUTE_INTERVAL', minuteInterval: 5 };
+    expect(
+      firingsBetween(everyFive, new Date('2026-03-02T10:00:00Z'), new Date('2026-03-02T11:00:00Z')),
+    ).toEqual({
+      count: 12,
+      first: new Date('2026-03-02T10:05:00Z'),
+      last: new Date('2026-03-02T11:00:00Z'),
+    });
+    expect(
+      firingsBetween(everyFive, new Date('2026-03-02T10:00:00Z'), new Date('2026-03-02T10:04:59Z')),
+    ).toBeUndefined();
+    const daily: Timetable = { ...base, time: '09:30:00' };
+    expect(firingsBetween(daily, new Date('2026-03-01T12:00:00Z'), new Date('2026-03-04T12:00:00Z'))).toEqual(
+      {
+        count: 3,
+        first: new Date('2026-03-02T08:30:00Z'),
+        last: new Date('2026-03-04T08:30:00Z'),
+      },
+    );
+    expect(
+      firingsBetween(daily, new Date('2026-03-04T12:00:00Z'), new Date('2026-03-01T12:00:00Z')),
+    ).toBeUndefined();
   });
 });

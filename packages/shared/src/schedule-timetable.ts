@@ -150,6 +150,56 @@ export function nextFireTimes(timetable: Timetable, after: Date, count = 1): Dat
   return times;
 }
 
+/**
+ * How many times a timetable fires in an hour, on average: an interval of n minutes 60/n, a day 1/24,
+ * a week's days d/168, a month 12/8766 (what a per-user cap on firings counts, issue 24).
+ */
+export function firingsPerHour(timetable: Timetable): number {
+  switch (timetable.scheduleType) {
+    case 'MINUTE_INTERVAL':
+      return 60 / Math.max(1, timetable.minuteInterval ?? 1);
+    case 'DAILY':
+      return 1 / 24;
+    case 'WEEKLY':
+      return new Set(timetable.daysOfWeek).size / (7 * 24);
+    case 'MONTHLY':
+      return 12 / (365.25 * 24);
+  }
+}
+
+/**
+ * The times the timetable fired, or should have, in (`after`, `until`]: how many, the first and the
+ * last. An interval is counted, not listed; a cron timetable is walked up to `limit` times.
+ */
+export function firingsBetween(
+  timetable: Timetable,
+  after: Date,
+  until: Date,
+  limit = 10_000,
+): { count: number; first: Date; last: Date } | undefined {
+  if (until.getTime() <= after.getTime()) return undefined;
+  const rule = repeatRuleOf(timetable, after);
+  if ('every' in rule) {
+    const first = nextMultiple(after.getTime(), rule.every);
+    if (first > until.getTime()) return undefined;
+    const last = Math.floor(until.getTime() / rule.every) * rule.every;
+    return { count: (last - first) / rule.every + 1, first: new Date(first), last: new Date(last) };
+  }
+  let first: Date | undefined;
+  let last: Date | undefined;
+  let count = 0;
+  let from = after;
+  while (count < limit) {
+    const [next] = nextFireTimes(timetable, from);
+    if (!next || next.getTime() > until.getTime()) break;
+    first ??= next;
+    last = next;
+    count++;
+    from = next;
+  }
+  return first && last ? { count, first, last } : undefined;
+}
+
 /** What BullMQ needs of a queue to keep a scheduler's job scheduler (Queue fits). */
 export interface JobSchedulerQueue {
   upsertJobScheduler(

@@ -22,7 +22,14 @@ export type RecognitionQueue = Queue<RecognitionPayload>;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    queues: { runs: RunsQueue; schedules: SchedulesQueue; mail: MailQueue; recognition: RecognitionQueue };
+    queues: {
+      runs: RunsQueue;
+      schedules: SchedulesQueue;
+      mail: MailQueue;
+      recognition: RecognitionQueue;
+      /** Only read: /health checks that the worker's maintenance job scheduler is there. */
+      maintenance: Queue;
+    };
   }
 }
 
@@ -40,12 +47,14 @@ export const queuesPlugin = fp(async (app: FastifyInstance) => {
     connection,
     prefix,
   });
-  app.decorate('queues', { runs, schedules, mail, recognition });
+  const maintenance = new Queue(QUEUES.maintenance, { connection, prefix });
+  app.decorate('queues', { runs, schedules, mail, recognition, maintenance });
   app.addHook('onClose', async () => {
     await runs.close();
     await schedules.close();
     await mail.close();
     await recognition.close();
+    await maintenance.close();
     connection.disconnect();
   });
 });

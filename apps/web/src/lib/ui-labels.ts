@@ -509,6 +509,8 @@ export const UI_LABELS = {
   'datasets.step.fields': 'Fields',
   'datasets.step.rows': 'Labels and table columns',
   'datasets.step.mapping': 'Mapping',
+  'datasets.saving':
+    'Saving… Changing the fields of a dataset with many rows rewrites its table, which can take a few minutes. Keep this page open.',
   'datasets.fields.add': 'Add field',
   'datasets.fields.name': 'Field name',
   'datasets.fields.name.of': 'Name of field {{number}}',
@@ -605,6 +607,7 @@ export const UI_LABELS = {
   'schedulers.runs.outcome': 'Outcome',
   'schedulers.runs.started': 'Started',
   'schedulers.runs.skipped': 'Skipped',
+  'schedulers.runs.missed': 'Missed',
   'schedulers.step.frequency': 'Frequency',
   'schedulers.step.extractors': 'Extractors',
   'schedulers.type.MINUTE_INTERVAL': 'Interval',

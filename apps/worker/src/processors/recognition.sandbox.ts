@@ -1,13 +1,15 @@
-import type { SandboxedJob } from 'bullmq';
+import { UnrecoverableError, type SandboxedJob } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createDatabase, createFileStorage, pgSql, type SqlRunner } from '@pagewright/db';
 import {
   RECOGNITION_JOBS,
   publishLiveEvent,
+  userShareOf,
   recognizePdfPayloadSchema,
   renderTemplatePayloadSchema,
 } from '@pagewright/shared';
 import { loadConfig } from '../config.js';
+import { fairly, slotOwnerOf } from '../fair-share.js';
 import { recognizePdf } from '../recognition/recognize-pdf.js';
 import { renderTemplate, type RecognitionDeps } from '../recognition/render-template.js';
 
@@ -32,11 +34,21 @@ function dependencies(): RecognitionDeps & { sql: SqlRunner } {
     sql: pgSql(pool),
     files: createFileStorage(db),
     publish: async (userId, event) => publishLiveEvent(redis, config.REDIS_KEY_PREFIX, userId, event),
+    pdfPagesMax: config.RECOGNITION_PDF_PAGES_MAX,
   };
   return deps;
 }
 
-export default async function processRecognitionJob(job: SandboxedJob): Promise<unknown> {
+/**
+ * A job has two attempts (RECOGNITION_JOB_OPTIONS) for one case only: BullMQ handed it to a child
+ * that had just died (killed while idle), which fails it before any child began it (issue 24). A
+ * child marks the job begun (its progress) before it reads anything, and a job begun before is
+ * never read again: the PDF may be what ended the child. Errors of the reading itself do not retry.
+ */
+async function processRecognitionJob(job: SandboxedJob): Promise<unknown> {
+  if (job.attemptsMade > 0 && job.progress !== 0)
+    throw new UnrecoverableError('the process reading this PDF ended before it was read');
+  await job.updateProgress(1);
   const timer = setTimeout(() => {
     process.stderr.write(`recognition job ${job.id ?? ''} ran past its time; ending this process\n`);
     process.exit(1);
@@ -49,7 +61,29 @@ export default async function processRecognitionJob(job: SandboxedJob): Promise<
       return await recognizePdf(recognizePdfPayloadSchema.parse(job.data), dependencies());
     }
     throw new Error(`unknown recognition job ${job.name}`);
+  } catch (error) {
+    throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
   } finally {
     clearTimeout(timer);
   }
 }
+
+/**
+ * Fair shares (issue 24): a job starts in its user's share of the worker's slots (this child's
+ * slot belongs to its worker process); a job's lease outlasts its time limit, so the slot of a
+ * child that ended itself frees by itself.
+ */
+let fairRedis: Redis | null = null;
+const fairRedisOf = () => (fairRedis ??= new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 }));
+export default fairly<SandboxedJob, unknown>(
+  {
+    redis: { eval: (script, numkeys, ...args) => fairRedisOf().eval(script, numkeys, ...args) },
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    queue: 'recognition',
+    slotOwner: slotOwnerOf(process.ppid),
+    share: userShareOf(config.RECOGNITION_CONCURRENCY),
+    leaseMs: (config.RECOGNITION_JOB_TIMEOUT_SECONDS + 30) * 1000,
+    onError: (error) => process.stderr.write(`fair share unavailable: ${String(error)}\n`),
+  },
+  processRecognitionJob,
+);

@@ -5,11 +5,12 @@ import type { RecognitionDeps } from './render-template.js';
 
 /**
  * The job, its template's pages and boxes (in reading order: top to bottom, then left to right),
- * in one statement: a statement is read in a few milliseconds, so round trips count.
+ * in one statement: a statement is read in a few milliseconds, so round trips count. Only a job
+ * still QUEUED starts: one its caller gave up (the API ended it ERROR) is dropped (issue 24).
  */
 const LOAD_SQL = `
   UPDATE "RecognitionJob" j SET status = 'PROCESSING', "updatedAt" = now()
-   WHERE j.id = $1::uuid
+   WHERE j.id = $1::uuid AND j.status = 'QUEUED'
   RETURNING j."userId", j."sourceFileId",
     (SELECT coalesce(json_agg(json_build_object(
               'pageNumber', i."pageNumber",
@@ -25,21 +26,30 @@ const LOAD_SQL = `
     (SELECT t."samplePageCount" FROM "RecognitionTemplate" t WHERE t.id = j."templateId") AS "samplePageCount",
     j."templateId" IS NOT NULL AS "hasTemplate"`;
 
-/** The values and the job's end in one statement. */
+/**
+ * The job's end and its values in one statement, only while it is still PROCESSING: a job its
+ * caller gave up meanwhile stays ERROR, without values (`ended` is 0).
+ */
 const STORE_SQL = `
-  WITH stored AS (
+  WITH ended AS (
+    UPDATE "RecognitionJob"
+       SET status = 'DONE', text = $3, "pageCount" = $4, mismatch = $5::jsonb, progress = 100,
+           "finishedAt" = now(), "updatedAt" = now()
+     WHERE id = $1::uuid AND status = 'PROCESSING'
+    RETURNING id
+  ), stored AS (
     INSERT INTO "RecognitionResult" (id, "jobId", page, sequence, label, value, problem, "createdAt")
-    SELECT gen_random_uuid(), $1::uuid, r.page, r.sequence, r.label, r.value, r.problem, now()
-      FROM json_to_recordset($2::json) AS r(page int, sequence int, label text, value text, problem text)
+    SELECT gen_random_uuid(), ended.id, r.page, r.sequence, r.label, r.value, r.problem, now()
+      FROM ended, json_to_recordset($2::json) AS r(page int, sequence int, label text, value text, problem text)
     RETURNING 1)
-  UPDATE "RecognitionJob"
-     SET status = 'DONE', text = $3, "pageCount" = $4, mismatch = $5::jsonb, progress = 100,
-         "finishedAt" = now(), "updatedAt" = now()
-   WHERE id = $1::uuid AND (SELECT count(*) FROM stored) >= 0`;
+  SELECT (SELECT count(*) FROM ended)::int AS ended, (SELECT count(*) FROM stored)::int AS stored`;
 
 const FAIL_SQL = `
   UPDATE "RecognitionJob" SET status = 'ERROR', error = $2, "finishedAt" = now(), "updatedAt" = now()
-   WHERE id = $1::uuid`;
+   WHERE id = $1::uuid AND status = 'PROCESSING'`;
+
+/** Why a job was not read: it is gone, or it is no longer QUEUED (its caller gave up). */
+export const GIVEN_UP_MESSAGE = 'the recognition job is gone or was given up';
 
 interface LoadedJob {
   userId: string;
@@ -57,22 +67,27 @@ interface LoadedJob {
  */
 export async function recognizePdf(
   payload: RecognizePdfPayload,
-  deps: Pick<RecognitionDeps, 'files'> & { sql: SqlRunner },
+  deps: Pick<RecognitionDeps, 'files' | 'pdfPagesMax'> & { sql: SqlRunner },
 ): Promise<RecognizePdfResult> {
-  const { files, sql } = deps;
+  const { files, sql, pdfPagesMax } = deps;
   const id = payload.recognitionJobId;
   const [job] = await sql.query<LoadedJob>(LOAD_SQL, [id]);
-  if (!job) throw new Error('the recognition job is gone');
+  if (!job) throw new Error(GIVEN_UP_MESSAGE);
   try {
     const source = job.sourceFileId ? await files.get(job.sourceFileId, job.userId) : null;
     if (!source || !job.hasTemplate) throw new Error('the file or its template is gone');
     const keptPages = Math.max(0, ...job.pages.map((page) => page.pageNumber));
     const samplePageCount = job.samplePageCount ?? keptPages;
-    const { pageCount, values, mismatches } = await readStatement(source.content, job.pages, {
-      pageCount: samplePageCount,
-      // Before the count was kept, a sample longer than TEMPLATE_PAGES_MAX left only that many.
-      isPageCountCapped: job.samplePageCount === null && keptPages >= TEMPLATE_PAGES_MAX,
-    });
+    const { pageCount, values, mismatches } = await readStatement(
+      source.content,
+      job.pages,
+      {
+        pageCount: samplePageCount,
+        // Before the count was kept, a sample longer than TEMPLATE_PAGES_MAX left only that many.
+        isPageCountCapped: job.samplePageCount === null && keptPages >= TEMPLATE_PAGES_MAX,
+      },
+      pdfPagesMax,
+    );
     const text = statementText(values);
     const results = values.map(({ page, label, value, problem }, sequence) => ({
       page,
@@ -82,7 +97,14 @@ export async function recognizePdf(
       problem,
     }));
     const mismatch = mismatches.length > 0 ? JSON.stringify(mismatches) : null;
-    await sql.query(STORE_SQL, [id, JSON.stringify(results), text, pageCount, mismatch]);
+    const [stored] = await sql.query<{ ended: number }>(STORE_SQL, [
+      id,
+      JSON.stringify(results),
+      text,
+      pageCount,
+      mismatch,
+    ]);
+    if (!stored?.ended) throw new Error(GIVEN_UP_MESSAGE);
     const failedBoxes = values.flatMap(({ page, label, problem }) =>
       problem ? [{ page, label, problem }] : [],
     );

@@ -12,6 +12,8 @@ export interface RecognitionDeps {
   files: FileStorage;
   /** Tells the user's browsers (the template modal shows the pages as they come). */
   publish: (userId: string, event: LiveEvent) => Promise<void>;
+  /** A PDF of more pages than this is refused (RECOGNITION_PDF_PAGES_MAX). */
+  pdfPagesMax: number;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface RecognitionDeps {
  * not kept.
  */
 export async function renderTemplate(payload: RenderTemplatePayload, deps: RecognitionDeps): Promise<number> {
-  const { db, files, publish } = deps;
+  const { db, files, publish, pdfPagesMax } = deps;
   const { userId, templateId, fileId } = payload;
   const sample = await files.get(fileId, userId);
   if (!sample) return 0;
@@ -30,6 +32,7 @@ export async function renderTemplate(payload: RenderTemplatePayload, deps: Recog
     const { renderedPages: pageCount, documentPages } = await renderSample(sample.content, {
       longEdge: TEMPLATE_IMAGE_LONG_EDGE,
       maxPages: TEMPLATE_PAGES_MAX,
+      pagesMax: pdfPagesMax,
       onPage: async (page, pages) => {
         await db.$transaction(async (tx) => {
           const imageFileId = await files.put(

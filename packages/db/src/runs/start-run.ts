@@ -104,7 +104,8 @@ export function createRunStarter(deps: {
   db: PrismaClient;
   /** node-postgres (a pool): the hot path's SQL, with PostgreSQL's error codes. */
   sql: SqlRunner;
-  enqueue: (runId: string) => Promise<void>;
+  /** Queues the run's job (`userId`: whose fair share of the workers it takes). */
+  enqueue: (runId: string, userId: string) => Promise<void>;
 }) {
   const { db, sql, enqueue } = deps;
 
@@ -148,7 +149,7 @@ export function createRunStarter(deps: {
       const started = extractor.started;
       if (started === 0) return { started: false, refusal: 'EXECUTING' };
       try {
-        await enqueue(runId);
+        await enqueue(runId, userId);
       } catch (cause) {
         await withdrawRun(runId, extractorId, extractor.status);
         return { started: false, refusal: 'QUEUE_UNAVAILABLE', cause };

@@ -29,6 +29,8 @@ export const BUILDER_MESSAGES = {
   replaced: 'This builder was closed or opened again meanwhile (another tab?); open it again.',
   lockLost:
     'This validation lost its hold on the builder (its lock lapsed or another request took it) and was stopped; validate again.',
+  draftLockLost:
+    'This change lost its hold on the builder (its lock lapsed and another request took it) and was not kept; try it again.',
   validationCancelled: 'The validation was stopped: its request closed before it ended.',
   draftUnreadable:
     'The unsaved draft of this builder could not be read after an update and was set aside; open the item again to go on from its saved flow.',

@@ -20,6 +20,8 @@ export const HEALTH_REASONS = {
   database: 'PostgreSQL does not answer',
   redis: 'Redis does not answer',
   noWorker: 'No worker is running: runs wait until one starts',
+  jobSchedulers:
+    'The job schedulers in Redis differ from the schedulers in PostgreSQL: schedules do not fire until a worker restores them',
 } as const;
 
 /**
@@ -30,7 +32,13 @@ export const healthResponseSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   version: z.string(),
   build: z.string(),
-  checks: z.object({ database: checkSchema, redis: checkSchema, workers: checkSchema }),
+  checks: z.object({
+    database: checkSchema,
+    redis: checkSchema,
+    workers: checkSchema,
+    /** Down when the job schedulers in Redis and the schedulers in PostgreSQL differ (issue 24). */
+    jobSchedulers: checkSchema,
+  }),
   /** Worker processes taking runs now (BullMQ's list of the run queue's workers). */
   workers: z.number().int().min(0),
   /** What is wrong when the status is degraded; empty when ok. */

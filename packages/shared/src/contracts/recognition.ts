@@ -22,6 +22,25 @@ export const RECOGNITION_PDF_MAX_BYTES = 20 * 1024 * 1024;
 export const TEMPLATE_PAGES_MAX = 50;
 /** Longest edge of a rendered page image, in pixels. */
 export const TEMPLATE_IMAGE_LONG_EDGE = 1600;
+/**
+ * A page's sides, in points, a PDF may have (issue 24): 14,400 pt (200 in) is the most a PDF page
+ * has per the PDF specification's own implementation limits; a larger one is refused, not drawn.
+ */
+export const PDF_PAGE_SIDE_MIN_POINTS = 1;
+export const PDF_PAGE_SIDE_MAX_POINTS = 14_400;
+/** Pages a PDF may have to be read at all (the worker's RECOGNITION_PDF_PAGES_MAX by default). */
+export const PDF_PAGES_MAX_DEFAULT = 1000;
+
+/** The sentences a PDF is refused with before it is read; the worker fails the job with one. */
+const PDF_REFUSALS = [MESSAGES['recognition.pdf.page.size'], MESSAGES['recognition.pdf.too.many.pages']].map(
+  (text) =>
+    new RegExp(`^${text.replace(/[.*+?^$()|[\]\\]/gu, '\\$&').replace(/\{\{\w+\}\}/gu, '[^:]+?')}$`, 'u'),
+);
+
+/** Whether a failed job's reason is one of those sentences (the user is told it as it is). */
+export function isPdfRefusal(reason: string): boolean {
+  return PDF_REFUSALS.some((pattern) => pattern.test(reason));
+}
 
 /** Whether bytes are a PDF: its header within the first 1024 bytes (readers allow junk before it). */
 export function looksLikePdf(bytes: Uint8Array): boolean {

@@ -163,7 +163,8 @@ export const schedulerTimeZonesResponseSchema = z.object({
 });
 export type SchedulerTimeZonesResponse = z.infer<typeof schedulerTimeZonesResponseSchema>;
 
-export const SCHEDULER_FIRING_OUTCOMES = ['STARTED', 'SKIPPED'] as const;
+/** MISSED: Redis lost the job scheduler; the record says how many firings did not happen (issue 24). */
+export const SCHEDULER_FIRING_OUTCOMES = ['STARTED', 'SKIPPED', 'MISSED'] as const;
 
 /**
  * GET /extractor/scheduler/{id}/firings (beyond the spec): what each firing did for each of the

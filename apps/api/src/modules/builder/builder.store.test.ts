@@ -144,6 +144,27 @@ describe('the builder lock', () => {
     expect(await redis.get(lockKey)).toBe('another-request');
   });
 
+  it('refuses a draft write whose lock lapsed and was taken: the newer holder’s draft stays (issue 24, 8)', async () => {
+    const opened = record();
+    await store.create(userId, opened);
+    const written = store.withLock(userId, 'EXTRACTOR', async () => {
+      await store.put(userId, { ...opened, shareUrl: 'while held' });
+      // The lock lapsed during the work; another request took it and wrote its own draft.
+      await redis.set(lockKey, 'another-request', 'PX', 60_000);
+      await redis.hset(
+        `${prefix}builder:${userId}:EXTRACTOR`,
+        'draft',
+        JSON.stringify({ ...opened, live: undefined, shareUrl: 'newer' }),
+      );
+      await store.put(userId, { ...opened, shareUrl: 'stale' });
+    });
+    await expect(written).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: BUILDER_MESSAGES.draftLockLost,
+    });
+    expect((await store.get(userId, 'EXTRACTOR'))?.shareUrl).toBe('newer');
+  });
+
   it('keeps a lock for long work, renewing it while the work runs', async () => {
     // Renewed every third of the TTL: only an event loop stalled for two thirds of it (1 s) would
     // lose the lock; 150 ms did on a busy machine. The work outlasts the TTL.

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import {
@@ -74,6 +75,17 @@ if ok and type(old) == 'table' then
   end
 end
 redis.call('PEXPIRE', KEYS[1], ttl > 0 and ttl or tonumber(ARGV[1]))
+return 1`;
+
+/**
+ * Writes the draft only while the builder's lock is still the writer's (a fenced write): a request
+ * whose lock lapsed mid-work (another request took it) must not write over that request's draft.
+ * An empty token (a write outside the lock) writes as before.
+ */
+const PUT_DRAFT_IF_HOLDING = `
+if ARGV[3] ~= '' and redis.call('GET', KEYS[2]) ~= ARGV[3] then return 0 end
+redis.call('HSET', KEYS[1], '${FIELD.draft}', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1`;
 
 /** Extends a lock only while it is still the caller's (compare-and-set). */
@@ -177,6 +189,9 @@ export function createBuilderStore(redis: Redis, keyPrefix: string, options: Bui
   const migrateStringRecord = luaScript(redis, MIGRATE_STRING_RECORD);
   const renewLock = luaScript(redis, RENEW_LOCK);
   const releaseLock = luaScript(redis, RELEASE_LOCK);
+  const putDraftIfHolding = luaScript(redis, PUT_DRAFT_IF_HOLDING);
+  /** The builder lock the current request holds (withLock), so that `put` can fence its write. */
+  const heldBuilderLock = new AsyncLocalStorage<{ key: string; token: string }>();
 
   async function readFields(key: string): Promise<Record<string, string>> {
     try {
@@ -198,7 +213,7 @@ export function createBuilderStore(redis: Redis, keyPrefix: string, options: Bui
     key: string,
     ttlMs: number,
     waitMs: number,
-    work: (lock: HeldLock) => Promise<T>,
+    work: (lock: HeldLock, token: string) => Promise<T>,
     keepAlive = false,
   ): Promise<T> {
     const token = randomUUID();
@@ -223,7 +238,7 @@ export function createBuilderStore(redis: Redis, keyPrefix: string, options: Bui
       ? setInterval(() => void renew(), Math.max(1, Math.floor(ttlMs / RENEWALS_PER_TTL)))
       : undefined;
     try {
-      return await work({ signal: lost.signal });
+      return await work({ signal: lost.signal }, token);
     } finally {
       clearInterval(renewal);
       await releaseLock([key], [token]);
@@ -289,10 +304,19 @@ export function createBuilderStore(redis: Redis, keyPrefix: string, options: Bui
         .exec();
     },
 
-    /** Writes the draft (under the builder's lock); the live session, set apart, stays. */
+    /**
+     * Writes the draft (under the builder's lock); the live session, set apart, stays. A lock that
+     * lapsed and was taken meanwhile refuses the write with 409: the newer holder's draft stays.
+     */
     async put(userId: string, record: BuilderRecord): Promise<void> {
-      const key = recordKey(userId, record.extractorType);
-      await redis.multi().hset(key, FIELD.draft, draftJson(record)).pexpire(key, DRAFT_TTL_MS).exec();
+      const type = record.extractorType;
+      const held = heldBuilderLock.getStore();
+      const token = held?.key === lockKey(userId, type) ? held.token : '';
+      const isWritten = await putDraftIfHolding(
+        [recordKey(userId, type), lockKey(userId, type)],
+        [draftJson(record), DRAFT_TTL_MS, token],
+      );
+      if (isWritten !== 1) throw new AppError('CONFLICT', BUILDER_MESSAGES.draftLockLost);
     },
 
     /**
@@ -340,7 +364,14 @@ export function createBuilderStore(redis: Redis, keyPrefix: string, options: Bui
       work: (lock: HeldLock) => Promise<T>,
       { keepAlive = false }: { keepAlive?: boolean } = {},
     ): Promise<T> {
-      return holding(lockKey(userId, type), lockTtlMs, LOCK_WAIT_MS, work, keepAlive);
+      const key = lockKey(userId, type);
+      return holding(
+        key,
+        lockTtlMs,
+        LOCK_WAIT_MS,
+        (lock, token) => heldBuilderLock.run({ key, token }, () => work(lock)),
+        keepAlive,
+      );
     },
 
     /**

@@ -41,8 +41,50 @@ const VALUE_ACTION_TYPES = [
 export const isNameConflict = (error: unknown): boolean =>
   error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 
+/**
+ * How long a save (or a delete) may take its dataset's table: `timeoutMs` for the transaction and
+ * each statement in it (a type change rewrites every row), `lockTimeoutMs` to wait for the table
+ * while an export or a run reads it.
+ */
+export interface DatasetTableLimits {
+  timeoutMs: number;
+  lockTimeoutMs: number;
+}
+
+/** Prisma's own bound on the transaction stays above the statements' so PostgreSQL ends it first. */
+const TRANSACTION_MARGIN_MS = 30_000;
+
+/**
+ * Why a change of a dataset's table failed, when it is one a caller can be told about: the table
+ * was in use past the lock timeout (SQLSTATE 55P03), or the change ran out of time (57014, or
+ * Prisma's transaction timeout P2028). Either way the transaction was rolled back: nothing changed.
+ */
+export function tableChangeFailure(error: unknown): 'IN_USE' | 'TOO_LONG' | null {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return null;
+  if (error.code === 'P2028') return 'TOO_LONG';
+  const cause = (error.meta?.driverAdapterError as { cause?: { originalCode?: unknown } } | undefined)?.cause;
+  if (cause?.originalCode === '55P03') return 'IN_USE';
+  if (cause?.originalCode === '57014') return 'TOO_LONG';
+  return null;
+}
+
 /** The datasets' rows in PostgreSQL: Prisma for the definitions, dataset SQL for their tables. */
-export function createDatasetRepository(db: PrismaClient, pool: pg.Pool) {
+export function createDatasetRepository(db: PrismaClient, pool: pg.Pool, limits: DatasetTableLimits) {
+  /**
+   * A transaction that changes a dataset's table: Prisma's 5 s default and the session's
+   * statement_timeout are sized for requests, not for rewriting a large table, and the table's
+   * ACCESS EXCLUSIVE lock must not wait (and queue every later reader) behind a long export.
+   */
+  const changingTable = <T>(work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> =>
+    db.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT set_config('lock_timeout', ${String(limits.lockTimeoutMs)}, true)`;
+        await tx.$queryRaw`SELECT set_config('statement_timeout', ${String(limits.timeoutMs)}, true)`;
+        return work(tx);
+      },
+      { timeout: limits.timeoutMs + TRANSACTION_MARGIN_MS },
+    );
+
   return {
     findOwned(userId: string, id: string) {
       return db.dataset.findFirst({
@@ -143,7 +185,7 @@ export function createDatasetRepository(db: PrismaClient, pool: pg.Pool) {
      * run filling it waits for the new shape. Returns whether rows were kept under a new shape.
      */
     async save(userId: string, dataset: DatasetToSave): Promise<{ isDirty: boolean }> {
-      return db.$transaction(async (tx) => {
+      return changingTable(async (tx) => {
         const sql = prismaSql(tx);
         const tableFields = (
           fields: readonly { id: string; type: ValueType; isKey: boolean }[],
@@ -216,9 +258,9 @@ export function createDatasetRepository(db: PrismaClient, pool: pg.Pool) {
       });
     },
 
-    /** The dataset and its table, in one transaction (a query still reading it refuses it). */
+    /** The dataset and its table, in one transaction (an export still reading it answers IN_USE). */
     async delete(userId: string, datasetId: string): Promise<boolean> {
-      return db.$transaction(async (tx) => {
+      return changingTable(async (tx) => {
         const deleted = await tx.dataset.deleteMany({ where: { id: datasetId, userId } });
         if (deleted.count === 0) return false;
         await dropDatasetTable(prismaSql(tx), datasetId);

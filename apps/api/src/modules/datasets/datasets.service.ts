@@ -16,10 +16,23 @@ import {
 } from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
 import type { DatasetDraft, DatasetDraftStore } from './dataset-draft.store.js';
-import { isNameConflict, type DatasetRepository, type DatasetToSave } from './datasets.repository.js';
+import {
+  isNameConflict,
+  tableChangeFailure,
+  type DatasetRepository,
+  type DatasetToSave,
+} from './datasets.repository.js';
 
 const nameTaken = () => new AppError('NAME_EXISTS', MESSAGES['dataset.list.error.unique'], 'name');
 const nextStepError = (field?: string) => AppError.validation(MESSAGES['dataset.next.step.error'], field);
+
+/** A failed change of a dataset's table (rolled back, nothing changed) as the sentence it answers. */
+function tableChangeError(error: unknown): unknown {
+  const failure = tableChangeFailure(error);
+  if (failure === 'IN_USE') return new AppError('CONFLICT', MESSAGES['dataset.save.in.use']);
+  if (failure === 'TOO_LONG') return new AppError('SERVICE_UNAVAILABLE', MESSAGES['dataset.save.too.long']);
+  return error;
+}
 
 const ACTION_VALUE_TYPES: Partial<Record<string, ValueType>> = {
   GET_TEXT: 'TEXT',
@@ -198,25 +211,25 @@ export function createDatasetService(deps: { datasets: DatasetRepository; drafts
     },
 
     async setFields(userId: string, request: DatasetFieldListRequest): Promise<DatasetFieldDto[]> {
-      const draft = await drafts.get(userId);
-      const known = new Set(draft.fields.flatMap((field) => field.datasetFieldId ?? []));
-      const fields = request.fields.map((field, index) => {
-        if (field.datasetFieldId && !known.has(field.datasetFieldId))
-          throw AppError.validation(MESSAGES['dataset.next.step.error'], `fields.${index}.datasetFieldId`);
-        return {
-          datasetFieldId: field.datasetFieldId ?? null,
-          name: field.name,
-          type: field.type,
-          dataSetKey: field.dataSetKey,
-        };
+      const next = await drafts.update(userId, async (draft) => {
+        const known = new Set(draft.fields.flatMap((field) => field.datasetFieldId ?? []));
+        const fields = request.fields.map((field, index) => {
+          if (field.datasetFieldId && !known.has(field.datasetFieldId))
+            throw AppError.validation(MESSAGES['dataset.next.step.error'], `fields.${index}.datasetFieldId`);
+          return {
+            datasetFieldId: field.datasetFieldId ?? null,
+            name: field.name,
+            type: field.type,
+            dataSetKey: field.dataSetKey,
+          };
+        });
+        // A saved field left out of the list is removed: the same rule as removedatasetfield.
+        const kept = new Set(fields.flatMap((field) => field.datasetFieldId ?? []));
+        const removed = [...known].filter((id) => !kept.has(id));
+        if ((await datasets.fieldsUsedByQueries(removed)).size > 0)
+          throw new AppError('CONFLICT', MESSAGES['dataset.field.remove.query'], 'fields');
+        return { ...draft, fields, hasFields: true };
       });
-      // A saved field left out of the list is removed: the same rule as removedatasetfield.
-      const kept = new Set(fields.flatMap((field) => field.datasetFieldId ?? []));
-      const removed = [...known].filter((id) => !kept.has(id));
-      if ((await datasets.fieldsUsedByQueries(removed)).size > 0)
-        throw new AppError('CONFLICT', MESSAGES['dataset.field.remove.query'], 'fields');
-      const next = { ...draft, fields, hasFields: true };
-      await drafts.put(userId, next);
       return fieldDtos(next.fields);
     },
 
@@ -237,13 +250,19 @@ export function createDatasetService(deps: { datasets: DatasetRepository; drafts
       userId: string,
       rows: readonly LabelColumnKey[],
     ): Promise<LabelColumnMappingRow[]> {
-      const draft = await drafts.get(userId);
-      if (!draft.hasFields) throw nextStepError('fields');
       const offered = new Map((await labelColumnRows(userId)).map((row) => [keyOf(row), row]));
-      const chosen = rows.map((row, index) => {
-        const found = offered.get(keyOf(row));
-        if (!found) throw AppError.validation(MESSAGES['dataset.map.unknown.row'], `rows.${index}`);
-        return found;
+      let chosen: LabelColumnRow[] = [];
+      const draft = await drafts.update(userId, (current) => {
+        if (!current.hasFields) throw nextStepError('fields');
+        chosen = rows.map((row, index) => {
+          const found = offered.get(keyOf(row));
+          if (!found) throw AppError.validation(MESSAGES['dataset.map.unknown.row'], `rows.${index}`);
+          return found;
+        });
+        return {
+          ...current,
+          selected: chosen.map((row) => ({ actionId: row.actionId, tableColumnId: row.tableColumnId })),
+        };
       });
       const mapped = draft.isNew ? [] : await datasets.maps(draft.id);
       const isMapped = (row: LabelColumnRow, fieldId: string | null) =>
@@ -253,10 +272,6 @@ export function createDatasetService(deps: { datasets: DatasetRepository; drafts
             map.datasetFieldId === fieldId &&
             (row.tableColumnId ? map.tableColumnId === row.tableColumnId : map.actionId === row.actionId),
         );
-      await drafts.put(userId, {
-        ...draft,
-        selected: chosen.map((row) => ({ actionId: row.actionId, tableColumnId: row.tableColumnId })),
-      });
       return chosen.map((row) => ({
         ...row,
         checkBoxes: draft.fields.map((field) => ({
@@ -298,7 +313,7 @@ export function createDatasetService(deps: { datasets: DatasetRepository; drafts
         maps,
       });
       await saving.catch((error: unknown) => {
-        throw isNameConflict(error) ? nameTaken() : error;
+        throw isNameConflict(error) ? nameTaken() : tableChangeError(error);
       });
       await drafts.drop(userId);
       return { id: draft.id };
@@ -386,19 +401,23 @@ export function createDatasetService(deps: { datasets: DatasetRepository; drafts
         datasetFieldName?: string | undefined;
       },
     ): Promise<DatasetFieldDto[]> {
-      const draft = await drafts.get(userId, query.datasetId);
-      const index = draft.fields.findIndex((field) =>
-        query.datasetFieldId
-          ? field.datasetFieldId === query.datasetFieldId
-          : field.datasetFieldId === null &&
-            field.name.toLowerCase() === query.datasetFieldName?.trim().toLowerCase(),
+      const next = await drafts.update(
+        userId,
+        async (draft) => {
+          const index = draft.fields.findIndex((field) =>
+            query.datasetFieldId
+              ? field.datasetFieldId === query.datasetFieldId
+              : field.datasetFieldId === null &&
+                field.name.toLowerCase() === query.datasetFieldName?.trim().toLowerCase(),
+          );
+          if (index < 0) throw AppError.notFound(MESSAGES['error.not.found']);
+          if (query.datasetFieldId && (await datasets.fieldsUsedByQueries([query.datasetFieldId])).size > 0)
+            throw new AppError('CONFLICT', MESSAGES['dataset.field.remove.query'], 'datasetFieldId');
+          return { ...draft, fields: draft.fields.filter((_, at) => at !== index) };
+        },
+        query.datasetId,
       );
-      if (index < 0) throw AppError.notFound(MESSAGES['error.not.found']);
-      if (query.datasetFieldId && (await datasets.fieldsUsedByQueries([query.datasetFieldId])).size > 0)
-        throw new AppError('CONFLICT', MESSAGES['dataset.field.remove.query'], 'datasetFieldId');
-      const fields = draft.fields.filter((_, at) => at !== index);
-      await drafts.put(userId, { ...draft, fields });
-      return fieldDtos(fields);
+      return fieldDtos(next.fields);
     },
 
     async hasData(userId: string, datasetId: string): Promise<boolean> {
@@ -410,7 +429,10 @@ export function createDatasetService(deps: { datasets: DatasetRepository; drafts
       await ownedOrNotFound(userId, datasetId);
       if (await datasets.isUsedByQuery(datasetId))
         throw new AppError('CONFLICT', MESSAGES['dataset.delete.query']);
-      if (!(await datasets.delete(userId, datasetId))) throw AppError.notFound(MESSAGES['dataset.not.found']);
+      const isDeleted = await datasets.delete(userId, datasetId).catch((error: unknown) => {
+        throw tableChangeError(error);
+      });
+      if (!isDeleted) throw AppError.notFound(MESSAGES['dataset.not.found']);
       await drafts.dropIfOf(userId, datasetId);
     },
 

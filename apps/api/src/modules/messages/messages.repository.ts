@@ -82,7 +82,28 @@ export interface NewMessage {
   attachments: { name: string; mimeType: string; content: Buffer }[];
   /** Owner of the attached files (the writer's account, or the thread's for an outside writer). */
   fileOwnerId: string | null;
+  /** The recipient row whose link the reply is written through (null with a session). */
+  viaRecipientId: string | null;
 }
+
+/**
+ * What the writer has used, counted inside the transaction that stores the message (under a lock
+ * per account, link and file owner, so two sends at once cannot both pass the last unit).
+ */
+export interface MessageUsage {
+  /** Messages and recipients of the account in the last 24 hours (0 without an account). */
+  accountSends: number;
+  accountRecipients: number;
+  /** Replies and recipients through the link in the last 24 hours (0 without a link). */
+  linkSends: number;
+  linkRecipients: number;
+  /** Bytes of message attachments the file owner keeps (only counted when files are attached). */
+  ownerAttachmentBytes: number;
+  /** Bytes replies through links attached to the thread, under the owner (only with files). */
+  threadLinkAttachmentBytes: number;
+}
+
+const DAY_MS = 24 * 60 * 60_000;
 
 export interface ListCursor {
   at: Date;
@@ -147,10 +168,67 @@ export function createMessageRepository(db: PrismaClient, sql: pg.Pool, files: F
   }
 
   return {
-    /** Stores the message, its recipients and files in one transaction; `beforeCommit` runs last in it. */
-    async create(message: NewMessage, beforeCommit: (recipientIds: string[]) => Promise<void>) {
+    /**
+     * Stores the message, its recipients (each e-mail PENDING: the outbox) and files in one
+     * transaction. `checkUsage` sees the writer's usage first and throws to refuse the send.
+     */
+    async create(message: NewMessage, checkUsage: (usage: MessageUsage) => void) {
       return db.$transaction(
         async (tx) => {
+          const accountId = message.senderId;
+          const linkId = message.viaRecipientId;
+          const hasFiles = message.attachments.length > 0;
+          const locks = [
+            accountId ? `message-account:${accountId}` : null,
+            linkId ? `message-link:${linkId}` : null,
+            hasFiles && message.fileOwnerId ? `message-files:${message.fileOwnerId}` : null,
+          ]
+            .filter((key): key is string => key !== null)
+            .sort();
+          for (const key of locks) {
+            await tx.$queryRaw`SELECT count(*)::int AS n FROM (SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))) AS l`;
+          }
+          const since = new Date(Date.now() - DAY_MS);
+          const [accountSends, accountRecipients, linkSends, linkRecipients, ownerFiles, threadLinkFiles] =
+            await Promise.all([
+              accountId ? tx.message.count({ where: { senderId: accountId, sentAt: { gte: since } } }) : 0,
+              accountId
+                ? tx.messageRecipient.count({
+                    where: { message: { senderId: accountId, sentAt: { gte: since } } },
+                  })
+                : 0,
+              linkId ? tx.message.count({ where: { viaRecipientId: linkId, sentAt: { gte: since } } }) : 0,
+              linkId
+                ? tx.messageRecipient.count({
+                    where: { message: { viaRecipientId: linkId, sentAt: { gte: since } } },
+                  })
+                : 0,
+              hasFiles && message.fileOwnerId
+                ? tx.storedFile.aggregate({
+                    _sum: { size: true },
+                    where: { userId: message.fileOwnerId, messageAttachments: { some: {} } },
+                  })
+                : null,
+              hasFiles && linkId && message.fileOwnerId && message.replyOfId
+                ? tx.storedFile.aggregate({
+                    _sum: { size: true },
+                    where: {
+                      userId: message.fileOwnerId,
+                      messageAttachments: {
+                        some: { message: { replyOfId: message.replyOfId, viaRecipientId: { not: null } } },
+                      },
+                    },
+                  })
+                : null,
+            ]);
+          checkUsage({
+            accountSends,
+            accountRecipients,
+            linkSends,
+            linkRecipients,
+            ownerAttachmentBytes: ownerFiles?._sum.size ?? 0,
+            threadLinkAttachmentBytes: threadLinkFiles?._sum.size ?? 0,
+          });
           const accounts = await tx.user.findMany({
             where: { email: { in: message.recipients.map(({ email }) => email) } },
             select: { id: true, email: true },
@@ -166,6 +244,7 @@ export function createMessageRepository(db: PrismaClient, sql: pg.Pool, files: F
               subject: message.subject,
               body: message.body,
               replyOfId: message.replyOfId,
+              viaRecipientId: message.viaRecipientId,
               recipients: {
                 create: message.recipients.map(({ email, kind }) => ({
                   email,
@@ -188,7 +267,6 @@ export function createMessageRepository(db: PrismaClient, sql: pg.Pool, files: F
               await tx.messageAttachment.create({ data: { messageId: created.id, fileId } });
             }
           }
-          await beforeCommit(created.recipients.map(({ id }) => id));
           return created;
         },
         // A message with 25 MB of files takes a while to write.
@@ -226,6 +304,20 @@ export function createMessageRepository(db: PrismaClient, sql: pg.Pool, files: F
         where: { messageId, readAt: null, ...whose },
         data: { readAt: now },
       });
+    },
+
+    /** Every address of a thread (its writers and recipients), lower-case: who a link holder may answer. */
+    async threadAddresses(threadId: string): Promise<Set<string>> {
+      const rows = await db.message.findMany({
+        where: { OR: [{ id: threadId }, { replyOfId: threadId }] },
+        select: { fromAddress: true, recipients: { select: { email: true } } },
+      });
+      return new Set(
+        rows.flatMap(({ fromAddress, recipients }) => [
+          fromAddress.toLowerCase(),
+          ...recipients.map(({ email }) => email.toLowerCase()),
+        ]),
+      );
     },
 
     /** The account that owns a thread's first message (owner of an outside writer's files). */

@@ -19,9 +19,10 @@ import { AppError } from '../../lib/app-error.js';
 import { attachmentDisposition } from '../../lib/content-disposition.js';
 import { bearerSecurity, errorResponses } from '../../lib/error-responses.js';
 import { bearerToken } from '../../plugins/auth.js';
+import { createLargeSendGate } from './large-send-gate.js';
 import type { MessageAccount, MessageService } from './messages.service.js';
 
-const errors = errorResponses(400, 401, 403, 404, 413, 503);
+const errors = errorResponses(400, 401, 403, 404, 413, 429, 503);
 const tags = ['messages'];
 /** A session, or the header a link holder's page sends. */
 const sessionOrLink = [...bearerSecurity, { messageToken: [] }];
@@ -35,7 +36,9 @@ export const messageRoutes: FastifyPluginAsyncZod<{
   messages: MessageService;
   bodyLimitMb: number;
   sendsPerMinute: number;
-}> = async (app, { messages, bodyLimitMb, sendsPerMinute }) => {
+  /** Large sends (issue 24): over `largeBodyMb`, this many read at once per process and per user. */
+  largeSends: { largeBodyMb: number; maxRunning: number; maxPerUser: number };
+}> = async (app, { messages, bodyLimitMb, sendsPerMinute, largeSends }) => {
   /** The signed-in caller if the call carries a session; an expired one still answers 401 (refresh). */
   async function accountOf(request: FastifyRequest): Promise<MessageAccount | null> {
     const token = bearerToken(request);
@@ -52,6 +55,16 @@ export const messageRoutes: FastifyPluginAsyncZod<{
     username: request.user.username,
   });
   const authenticated = { onRequest: app.authenticate };
+  const largeSendGate = createLargeSendGate({
+    largeBytes: Math.round(largeSends.largeBodyMb * 1024 * 1024),
+    bodyLimitBytes: Math.round(bodyLimitMb * 1024 * 1024),
+    maxRunning: largeSends.maxRunning,
+    maxPerUser: largeSends.maxPerUser,
+    accountOf: async (request) => {
+      if (request.user?.id) return request.user.id;
+      return (await accountOf(request).catch(() => null))?.id ?? null;
+    },
+  });
 
   // Attached files travel as base64 inside the JSON (spec), so these two take larger bodies.
   const sendOptions = {
@@ -68,7 +81,8 @@ export const messageRoutes: FastifyPluginAsyncZod<{
   };
 
   app.post('/message/add', {
-    ...authenticated,
+    // Signed in first, then a slot for a large body: both before the body is read.
+    onRequest: [app.authenticate, largeSendGate],
     ...sendOptions,
     schema: {
       tags,
@@ -81,6 +95,7 @@ export const messageRoutes: FastifyPluginAsyncZod<{
   });
 
   app.post('/message/reply', {
+    onRequest: largeSendGate,
     ...sendOptions,
     schema: {
       tags,

@@ -13,10 +13,17 @@ import {
   type MessageListResponse,
   type RecipientKind,
   type SendMessage,
+  formatMessage,
 } from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
 import type { MailQueue } from '../../plugins/queues.js';
-import type { ListCursor, MessageReader, MessageRepository, MessageRow } from './messages.repository.js';
+import type {
+  ListCursor,
+  MessageReader,
+  MessageRepository,
+  MessageRow,
+  MessageUsage,
+} from './messages.repository.js';
 
 /** The signed-in caller, when there is one. */
 export interface MessageAccount {
@@ -25,11 +32,20 @@ export interface MessageAccount {
   username: string;
 }
 
-/**
- * The e-mail jobs wait this long before a worker takes them, so the transaction that adds them
- * (and the recipient rows they name) has committed by then.
- */
-const MAIL_JOB_DELAY_MS = 1000;
+/** Messaging limits (issue 24), from the API's config. */
+export interface MessageLimits {
+  recipientsMax: number;
+  accountSendsPerDay: number;
+  accountRecipientsPerDay: number;
+  linkSendsPerDay: number;
+  linkRecipientsPerDay: number;
+  linkAttachmentsMaxMb: number;
+  attachmentsQuotaMb: number;
+}
+
+const MB = 1024 * 1024;
+
+const FIELD_OF_KIND: Record<RecipientKind, 'to' | 'cc' | 'bcc'> = { TO: 'to', CC: 'cc', BCC: 'bcc' };
 
 /**
  * Messages with files written at once by this process. While one is written its files are in
@@ -112,9 +128,10 @@ export function createMessageService(deps: {
   mailQueue: MailQueue;
   publisher: LiveEventPublisher;
   keyPrefix: string;
+  limits: MessageLimits;
   log: FastifyBaseLogger;
 }) {
-  const { messages, mailQueue, publisher, keyPrefix, log } = deps;
+  const { messages, mailQueue, publisher, keyPrefix, limits, log } = deps;
   const fileWrites = pLimit(FILE_WRITES_AT_ONCE);
 
   function accountReader(account: MessageAccount): MessageReader {
@@ -177,14 +194,82 @@ export function createMessageService(deps: {
     );
   }
 
-  /** Stores the message and queues its e-mails in one go: a Redis that is away refuses the send whole. */
+  /** Refuses a send past the writer's daily limits or storage (checked in the storing transaction). */
+  function checkUsage(
+    usage: MessageUsage,
+    send: { isLink: boolean; hasAccount: boolean; recipients: number; attachmentBytes: number },
+  ): void {
+    const tooMany = (key: Parameters<typeof formatMessage>[0], max: number) =>
+      new AppError('RATE_LIMITED', formatMessage(key, { max }));
+    if (send.hasAccount) {
+      if (usage.accountSends + 1 > limits.accountSendsPerDay)
+        throw tooMany('message.account.sends.per.day', limits.accountSendsPerDay);
+      if (usage.accountRecipients + send.recipients > limits.accountRecipientsPerDay)
+        throw tooMany('message.account.recipients.per.day', limits.accountRecipientsPerDay);
+    }
+    if (send.isLink) {
+      if (usage.linkSends + 1 > limits.linkSendsPerDay)
+        throw tooMany('message.link.sends.per.day', limits.linkSendsPerDay);
+      if (usage.linkRecipients + send.recipients > limits.linkRecipientsPerDay)
+        throw tooMany('message.link.recipients.per.day', limits.linkRecipientsPerDay);
+    }
+    if (send.attachmentBytes === 0) return;
+    if (
+      send.isLink &&
+      usage.threadLinkAttachmentBytes + send.attachmentBytes > limits.linkAttachmentsMaxMb * MB
+    ) {
+      throw new AppError(
+        'PAYLOAD_TOO_LARGE',
+        formatMessage('message.link.attachments.quota', { mb: limits.linkAttachmentsMaxMb }),
+      );
+    }
+    if (usage.ownerAttachmentBytes + send.attachmentBytes > limits.attachmentsQuotaMb * MB) {
+      throw new AppError(
+        'PAYLOAD_TOO_LARGE',
+        formatMessage('message.attachments.quota', { mb: limits.attachmentsQuotaMb }),
+      );
+    }
+  }
+
+  /** Queues the e-mails of committed recipient rows; the re-queue job sends any this misses. */
+  async function queueMails(recipientIds: string[]): Promise<void> {
+    try {
+      await mailQueue.addBulk(
+        recipientIds.map((recipientId) => ({
+          name: MAIL_JOBS.sendMessage,
+          data: { recipientId },
+          opts: { ...SEND_MAIL_JOB_OPTIONS, jobId: `message-mail-${recipientId}` },
+        })),
+      );
+    } catch (error) {
+      log.warn({ err: error }, 'could not queue the e-mails of a message (the re-queue job will)');
+    }
+  }
+
+  /**
+   * Stores the message with each recipient's e-mail PENDING (the outbox), then queues the e-mails
+   * once that has committed. A Redis that is away refuses the send whole before anything is stored.
+   */
   async function store(
-    author: { senderId: string | null; fromAddress: string; fileOwnerId: string | null },
+    author: {
+      senderId: string | null;
+      fromAddress: string;
+      fileOwnerId: string | null;
+      viaRecipientId: string | null;
+    },
     message: SendMessage,
     replyOfId: string | null,
+    recipients: { email: string; kind: RecipientKind }[],
   ) {
+    try {
+      await mailQueue.isPaused();
+    } catch (error) {
+      log.error({ err: error }, 'could not reach the mail queue');
+      throw new AppError('SERVICE_UNAVAILABLE', MESSAGES['message.send.error']);
+    }
     const write = async () => {
       const attachments = await decodeAttachments(message);
+      const attachmentBytes = attachments.reduce((sum, { content }) => sum + content.length, 0);
       return messages.create(
         {
           ...author,
@@ -194,30 +279,20 @@ export function createMessageService(deps: {
           subject: message.subject,
           body: message.body,
           replyOfId,
-          recipients: recipientsOf(message),
+          recipients,
           attachments,
         },
-        async (recipientIds) => {
-          try {
-            await mailQueue.addBulk(
-              recipientIds.map((recipientId) => ({
-                name: MAIL_JOBS.sendMessage,
-                data: { recipientId },
-                opts: {
-                  ...SEND_MAIL_JOB_OPTIONS,
-                  jobId: `message-mail-${recipientId}`,
-                  delay: MAIL_JOB_DELAY_MS,
-                },
-              })),
-            );
-          } catch (error) {
-            log.error({ err: error }, 'could not queue the e-mails of a message');
-            throw new AppError('SERVICE_UNAVAILABLE', MESSAGES['message.send.error']);
-          }
-        },
+        (usage) =>
+          checkUsage(usage, {
+            isLink: author.viaRecipientId !== null,
+            hasAccount: author.senderId !== null,
+            recipients: recipients.length,
+            attachmentBytes,
+          }),
       );
     };
     const created = message.attachments.length > 0 ? await fileWrites(write) : await write();
+    await queueMails(created.recipients.map(({ id }) => id));
     await notifyRecipients(
       created.id,
       created.recipients.map(({ userId }) => userId),
@@ -225,11 +300,29 @@ export function createMessageService(deps: {
     return { id: created.id, message: MESSAGES['message.sent'] };
   }
 
+  /** Every address once, refused past the cap of one message (400). */
+  function recipientsWithinCap(message: SendMessage) {
+    const recipients = recipientsOf(message);
+    if (recipients.length > limits.recipientsMax) {
+      throw AppError.validation(
+        formatMessage('message.recipients.too.many', { max: limits.recipientsMax }),
+        'to',
+      );
+    }
+    return recipients;
+  }
+
   return {
     /** POST /message/add: a new thread from the signed-in account. */
     async send(account: MessageAccount, message: SendMessage) {
       const fromAddress = account.username.toLowerCase();
-      return store({ senderId: account.id, fromAddress, fileOwnerId: account.id }, message, null);
+      const recipients = recipientsWithinCap(message);
+      return store(
+        { senderId: account.id, fromAddress, fileOwnerId: account.id, viaRecipientId: null },
+        message,
+        null,
+        recipients,
+      );
     },
 
     /**
@@ -238,6 +331,7 @@ export function createMessageService(deps: {
      */
     async reply(account: MessageAccount | null, message: SendMessage) {
       if (!message.replyOf) throw AppError.validation(MESSAGES['message.reply.of.required'], 'replyOf');
+      const recipients = recipientsWithinCap(message);
       const link = message.from ? await linkReader(message.from) : null;
       const reader = link ?? (account ? accountReader(account) : null);
       if (!reader) throw new AppError('UNAUTHORIZED', MESSAGES['message.reply.sign.in']);
@@ -245,9 +339,25 @@ export function createMessageService(deps: {
       const threadId = answered.replyOfId ?? answered.id;
       if (reader.kind === 'account') {
         return store(
-          { senderId: reader.userId, fromAddress: reader.email, fileOwnerId: reader.userId },
+          {
+            senderId: reader.userId,
+            fromAddress: reader.email,
+            fileOwnerId: reader.userId,
+            viaRecipientId: null,
+          },
           message,
           threadId,
+          recipients,
+        );
+      }
+      // A link holder answers the conversation, nobody else: the link is no relay to any address.
+      const participants = await messages.threadAddresses(threadId);
+      const outsider = recipients.find(({ email }) => !participants.has(email));
+      if (outsider) {
+        throw new AppError(
+          'FORBIDDEN',
+          formatMessage('message.reply.outside.thread', { address: outsider.email }),
+          FIELD_OF_KIND[outsider.kind],
         );
       }
       // An outside writer's files are kept under the account that started the thread.
@@ -255,7 +365,17 @@ export function createMessageService(deps: {
       if (fileOwnerId === null && message.attachments.length > 0) {
         throw AppError.notFound(MESSAGES['message.not.found']);
       }
-      return store({ senderId: reader.userId, fromAddress: reader.email, fileOwnerId }, message, threadId);
+      return store(
+        {
+          senderId: reader.userId,
+          fromAddress: reader.email,
+          fileOwnerId,
+          viaRecipientId: reader.recipientId,
+        },
+        message,
+        threadId,
+        recipients,
+      );
     },
 
     /** GET /message/id/{id}: for those who took part (or a link of its thread); anyone else 404. */

@@ -41,6 +41,8 @@ const fieldRequired = () => AppError.validation(MESSAGES['query.field.required']
 /** A draft holds at most as many filters as step 3 may send at once. */
 const MAX_FILTERS = 50;
 
+type OwnedDataset = NonNullable<Awaited<ReturnType<QueryRepository['findDataset']>>>;
+
 /** The query wizard on the caller's draft, the dashboard list, rename and delete (data spec §2, §4, §7). */
 export function createQueryService(deps: { queries: QueryRepository; drafts: QueryDraftStore }) {
   const { queries, drafts } = deps;
@@ -56,6 +58,24 @@ export function createQueryService(deps: { queries: QueryRepository; drafts: Que
     const draft = await drafts.get(userId);
     if (!draft.datasetId) throw datasetRequired();
     return { draft, dataset: await ownedDataset(userId, draft.datasetId) };
+  }
+
+  /**
+   * Changes the draft (step 1 done) with `change`, given its dataset; returns the draft as written
+   * and that dataset. A write in between (another tab) makes `change` run again on the newer draft.
+   */
+  async function changeWithDataset(
+    userId: string,
+    change: (draft: QueryDraft, dataset: OwnedDataset) => QueryDraft,
+  ): Promise<{ draft: QueryDraft; dataset: OwnedDataset }> {
+    let dataset: OwnedDataset | undefined;
+    const draft = await drafts.update(userId, async (current) => {
+      if (!current.datasetId) throw datasetRequired();
+      dataset = await ownedDataset(userId, current.datasetId);
+      return change(current, dataset);
+    });
+    if (!dataset) throw datasetRequired();
+    return { draft, dataset };
   }
 
   /** A filter the draft can keep: a field of its dataset, an operator for its type, a fitting value. */
@@ -113,10 +133,12 @@ export function createQueryService(deps: { queries: QueryRepository; drafts: Que
 
     /** Step 1 → Next; another dataset than before clears the chosen fields and filters. */
     async chooseDataset(userId: string, datasetId: string): Promise<QueryDataset> {
-      const draft = await drafts.get(userId);
+      // No draft answers before an unknown dataset does, as the wizard's first check.
+      await drafts.get(userId);
       const dataset = await ownedDataset(userId, datasetId);
-      if (draft.datasetId !== datasetId)
-        await drafts.put(userId, { ...draft, datasetId, fields: [], filters: [] });
+      await drafts.update(userId, (draft) =>
+        draft.datasetId === datasetId ? draft : { ...draft, datasetId, fields: [], filters: [] },
+      );
       return {
         id: dataset.id,
         name: dataset.name,
@@ -136,23 +158,23 @@ export function createQueryService(deps: { queries: QueryRepository; drafts: Que
 
     /** Step 2 → Next: the chosen columns in order, each keeping its id if it was chosen before. */
     async selectFields(userId: string, request: SelectQueryFieldsRequest): Promise<QueryFieldStepResponse> {
-      const { draft, dataset } = await draftWithDataset(userId);
-      const known = byId(dataset.fields);
-      const before = new Map(draft.fields.map((field) => [field.datasetFieldId, field.queryFieldId]));
-      const seen = new Set<string>();
-      const fields = request.fields.map((field, index) => {
-        if (!known.has(field.datasetFieldId) || seen.has(field.datasetFieldId))
-          throw AppError.validation(MESSAGES['error.invalid.value'], `fields.${index}.datasetFieldId`);
-        seen.add(field.datasetFieldId);
-        return {
-          queryFieldId: before.get(field.datasetFieldId) ?? randomUUID(),
-          datasetFieldId: field.datasetFieldId,
-          orderType: field.orderType ?? (field.orderSequence == null ? null : 'ASCENDING'),
-          orderSequence: field.orderSequence ?? null,
-        };
+      const { draft: next, dataset } = await changeWithDataset(userId, (draft, dataset) => {
+        const known = byId(dataset.fields);
+        const before = new Map(draft.fields.map((field) => [field.datasetFieldId, field.queryFieldId]));
+        const seen = new Set<string>();
+        const fields = request.fields.map((field, index) => {
+          if (!known.has(field.datasetFieldId) || seen.has(field.datasetFieldId))
+            throw AppError.validation(MESSAGES['error.invalid.value'], `fields.${index}.datasetFieldId`);
+          seen.add(field.datasetFieldId);
+          return {
+            queryFieldId: before.get(field.datasetFieldId) ?? randomUUID(),
+            datasetFieldId: field.datasetFieldId,
+            orderType: field.orderType ?? (field.orderSequence == null ? null : 'ASCENDING'),
+            orderSequence: field.orderSequence ?? null,
+          };
+        });
+        return { ...draft, fields };
       });
-      const next = { ...draft, fields };
-      await drafts.put(userId, next);
       return {
         datasetFieldList: dataset.fields.map(datasetFieldDto),
         queryFieldList: queryFieldDtos(next, dataset.fields),
@@ -172,38 +194,40 @@ export function createQueryService(deps: { queries: QueryRepository; drafts: Que
 
     /** Adds one filter, or changes the one with its id. */
     async putFilter(userId: string, input: QueryFilterInput): Promise<{ queryFilterList: QueryFilterDto[] }> {
-      const { draft, dataset } = await draftWithDataset(userId);
-      const at = input.queryFilterId
-        ? draft.filters.findIndex((filter) => filter.queryFilterId === input.queryFilterId)
-        : -1;
-      if (input.queryFilterId && at < 0) throw AppError.notFound();
-      if (at < 0 && draft.filters.length >= MAX_FILTERS)
-        throw AppError.validation(`A query has at most ${MAX_FILTERS} filters`, 'queryFilterId');
-      const filter = checkedFilter(input, byId(dataset.fields), '', input.queryFilterId ?? randomUUID());
-      const filters =
-        at < 0
-          ? [...draft.filters, filter]
-          : draft.filters.map((old, index) => (index === at ? filter : old));
-      const next = { ...draft, filters };
-      await drafts.put(userId, next);
+      // A new filter's id is made once: a retry after a conflict adds the same filter, not another.
+      const queryFilterId = input.queryFilterId ?? randomUUID();
+      const { draft: next } = await changeWithDataset(userId, (draft, dataset) => {
+        const at = input.queryFilterId
+          ? draft.filters.findIndex((filter) => filter.queryFilterId === input.queryFilterId)
+          : -1;
+        if (input.queryFilterId && at < 0) throw AppError.notFound();
+        if (at < 0 && draft.filters.length >= MAX_FILTERS)
+          throw AppError.validation(`A query has at most ${MAX_FILTERS} filters`, 'queryFilterId');
+        const filter = checkedFilter(input, byId(dataset.fields), '', queryFilterId);
+        const filters =
+          at < 0
+            ? [...draft.filters, filter]
+            : draft.filters.map((old, index) => (index === at ? filter : old));
+        return { ...draft, filters };
+      });
       return filterList(next);
     },
 
     /** Step 3 → Next: the whole filter list (ids of filters kept from before stay). */
     async setFilters(userId: string, inputs: readonly QueryFilterInput[]) {
-      const { draft, dataset } = await draftWithDataset(userId);
-      const fields = byId(dataset.fields);
-      const known = new Set(draft.filters.map((filter) => filter.queryFilterId));
-      const filters = inputs.map((input, index) =>
-        checkedFilter(
-          input,
-          fields,
-          `filters.${index}.`,
-          input.queryFilterId && known.has(input.queryFilterId) ? input.queryFilterId : randomUUID(),
-        ),
-      );
-      const next = { ...draft, filters };
-      await drafts.put(userId, next);
+      const { draft: next } = await changeWithDataset(userId, (draft, dataset) => {
+        const fields = byId(dataset.fields);
+        const known = new Set(draft.filters.map((filter) => filter.queryFilterId));
+        const filters = inputs.map((input, index) =>
+          checkedFilter(
+            input,
+            fields,
+            `filters.${index}.`,
+            input.queryFilterId && known.has(input.queryFilterId) ? input.queryFilterId : randomUUID(),
+          ),
+        );
+        return { ...draft, filters };
+      });
       return filterList(next);
     },
 
@@ -214,14 +238,14 @@ export function createQueryService(deps: { queries: QueryRepository; drafts: Que
     ): Promise<{ queryFieldList: QueryFieldDto[]; queryFilterList: QueryFilterDto[] }> {
       if (!ids.queryFieldId && !ids.queryFilterId)
         throw AppError.validation(MESSAGES['error.required'], 'queryFieldId');
-      const { draft, dataset } = await draftWithDataset(userId);
-      const fields = draft.fields.filter((field) => field.queryFieldId !== ids.queryFieldId);
-      const filters = draft.filters.filter((filter) => filter.queryFilterId !== ids.queryFilterId);
-      const removed = draft.fields.length - fields.length + draft.filters.length - filters.length;
-      if (removed !== Number(Boolean(ids.queryFieldId)) + Number(Boolean(ids.queryFilterId)))
-        throw AppError.notFound();
-      const next = { ...draft, fields, filters };
-      await drafts.put(userId, next);
+      const { draft: next, dataset } = await changeWithDataset(userId, (draft) => {
+        const fields = draft.fields.filter((field) => field.queryFieldId !== ids.queryFieldId);
+        const filters = draft.filters.filter((filter) => filter.queryFilterId !== ids.queryFilterId);
+        const removed = draft.fields.length - fields.length + draft.filters.length - filters.length;
+        if (removed !== Number(Boolean(ids.queryFieldId)) + Number(Boolean(ids.queryFilterId)))
+          throw AppError.notFound();
+        return { ...draft, fields, filters };
+      });
       return { queryFieldList: queryFieldDtos(next, dataset.fields), ...filterList(next) };
     },
 

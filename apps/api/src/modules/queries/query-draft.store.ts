@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { MESSAGES, ORDER_TYPES, QUERY_TYPES } from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
+import { createDraftStore } from '../../lib/draft-store.js';
 
 /** A wizard left open this long is forgotten (renewed by every call), as the builder's draft is. */
 const DRAFT_TTL_SECONDS = 24 * 60 * 60;
@@ -44,27 +45,30 @@ export const noDraft = () => new AppError('CONFLICT', MESSAGES['query.no.draft']
 
 /**
  * The caller's one query wizard in progress (`<prefix>query-draft:<userId>`): nothing reaches
- * PostgreSQL before save, so cancel leaves nothing behind and two users never share a draft.
+ * PostgreSQL before save, so cancel leaves nothing behind and two users never share a draft. Every
+ * change is a compare-and-set (lib/draft-store.ts): two tabs or a double click lose no edit.
  */
 export function createQueryDraftStore(redis: Redis, keyPrefix: string, log: FastifyBaseLogger) {
   const keyOf = (userId: string) => `${keyPrefix}query-draft:${userId}`;
+  const store = createDraftStore(redis, {
+    schema: draftSchema,
+    ttlMs: DRAFT_TTL_SECONDS * 1000,
+    missing: noDraft,
+    unreadable: (key, issues) => {
+      // A draft of an older shape (a deploy changed it) is refused loudly, not taken for none.
+      log.warn({ key, issues: issues.slice(0, 3) }, 'query draft no longer reads');
+      return noDraft();
+    },
+  });
 
   return {
     async put(userId: string, draft: QueryDraft): Promise<void> {
-      await redis.set(keyOf(userId), JSON.stringify(draft), 'EX', DRAFT_TTL_SECONDS);
+      await store.put(keyOf(userId), draft);
     },
 
     /** The caller's draft, renewed, or null when there is none. */
     async find(userId: string): Promise<QueryDraft | null> {
-      const raw = await redis.getex(keyOf(userId), 'EX', DRAFT_TTL_SECONDS);
-      if (!raw) return null;
-      const parsed = draftSchema.safeParse(JSON.parse(raw));
-      if (!parsed.success) {
-        // A draft of an older shape (a deploy changed it) is refused loudly, not taken for none.
-        log.warn({ userId, issues: parsed.error.issues.slice(0, 3) }, 'query draft no longer reads');
-        throw noDraft();
-      }
-      return parsed.data;
+      return (await store.get(keyOf(userId)))?.value ?? null;
     },
 
     /** The caller's draft, renewed. */
@@ -74,14 +78,24 @@ export function createQueryDraftStore(redis: Redis, keyPrefix: string, log: Fast
       return draft;
     },
 
+    /**
+     * Changes the caller's draft with `change`, which may check and throw; returns the draft as
+     * written. Another write in between makes `change` run again on the draft that write left.
+     */
+    async update(
+      userId: string,
+      change: (draft: QueryDraft) => QueryDraft | Promise<QueryDraft>,
+    ): Promise<QueryDraft> {
+      return store.update(keyOf(userId), change);
+    },
+
     async drop(userId: string): Promise<void> {
-      await redis.del(keyOf(userId));
+      await store.drop(keyOf(userId));
     },
 
     /** Drops the caller's draft only if it is of this query (a deleted query's wizard ends). */
     async dropIfOf(userId: string, queryId: string): Promise<void> {
-      const raw = await redis.get(keyOf(userId));
-      if (raw?.includes(`"id":"${queryId}"`)) await redis.del(keyOf(userId));
+      await store.dropIf(keyOf(userId), (draft) => draft.id === queryId);
     },
   };
 }

@@ -1,6 +1,9 @@
 import type { Prisma, PrismaClient } from '@pagewright/db';
 import { SCHEDULER_FIRINGS_LISTED, type SaveSchedulerRequest } from '@pagewright/shared';
-import { SCHEDULER_TIMETABLE_SELECT } from '@pagewright/shared/schedule-timetable';
+import {
+  SCHEDULER_TIMETABLE_SELECT,
+  type SchedulerTimetableColumns,
+} from '@pagewright/shared/schedule-timetable';
 
 const schedulerSelect = {
   id: true,
@@ -68,7 +71,8 @@ export function createSchedulerRepository(db: PrismaClient) {
     /**
      * Creates or replaces a scheduler and its extractors in one transaction; `sync` (the job
      * scheduler in Redis) runs inside it, so a failure there leaves the old scheduler untouched.
-     * Null when `id` is not the caller's.
+     * `checkLimits` sees the caller's other schedulers first, under a lock per user: two saves at
+     * once cannot both pass a cap the two of them exceed. Null when `id` is not the caller's.
      */
     save(
       userId: string,
@@ -76,8 +80,16 @@ export function createSchedulerRepository(db: PrismaClient) {
       fields: SchedulerFields,
       extractorIds: readonly string[],
       sync: (schedulerId: string) => Promise<void>,
+      checkLimits: (others: SchedulerTimetableColumns[]) => void,
     ) {
       return db.$transaction(async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`schedulers:${userId}`}, 0))`;
+        checkLimits(
+          await tx.scheduler.findMany({
+            where: { userId, ...(id ? { id: { not: id } } : {}) },
+            select: SCHEDULER_TIMETABLE_SELECT,
+          }),
+        );
         const columns = columnsOf(fields);
         let schedulerId: string;
         if (id) {

@@ -4,6 +4,7 @@ import {
   FIRE_SCHEDULER_JOB_OPTIONS,
   MESSAGES,
   SCHEDULE_JOBS,
+  formatMessage,
   type RenameSchedulerRequest,
   type SaveSchedulerRequest,
   type SchedulerDto,
@@ -11,11 +12,13 @@ import {
   type SchedulerTimeZonesResponse,
 } from '@pagewright/shared';
 import {
+  firingsPerHour,
   jobSchedulerId,
   nextFireTimes,
   repeatRuleOf,
   timetableOfScheduler,
   type JobSchedulerQueue,
+  type SchedulerTimetableColumns,
   type Timetable,
 } from '@pagewright/shared/schedule-timetable';
 import { AppError } from '../../lib/app-error.js';
@@ -57,14 +60,35 @@ function toDto(row: SchedulerRow, now: Date): SchedulerDto {
  * Schedulers (data spec §2, §5, §7): PostgreSQL holds them; each change also upserts or removes the
  * scheduler's BullMQ job scheduler inside the database transaction, so Redis never keeps a firing
  * the database does not know (and a Redis that is away refuses the change with 503, changing
- * nothing). The worker reconciles the two when it starts.
+ * nothing). The worker reconciles the two when it starts, when its Redis connection comes back and
+ * every JOB_SCHEDULER_RECONCILE_SECONDS. Each account's schedulers are capped in number and in
+ * firings an hour (issue 24).
  */
 export function createSchedulerService(deps: {
   schedulers: SchedulerRepository;
   queue: JobSchedulerQueue;
+  /** Per account: schedulers kept, and firings an hour they add up to (config). */
+  limits: { schedulers: number; firingsPerHour: number };
   log: FastifyBaseLogger;
 }) {
-  const { schedulers, queue, log } = deps;
+  const { schedulers, queue, limits, log } = deps;
+
+  /** Refuses a save that would take the caller past a cap; `others` are their other schedulers. */
+  function checkLimits(isNew: boolean, timetable: Timetable, others: SchedulerTimetableColumns[]): void {
+    if (isNew && others.length >= limits.schedulers)
+      throw new AppError('CONFLICT', formatMessage('scheduler.limit.count', { max: limits.schedulers }));
+    const total = others.reduce(
+      (sum, row) => sum + firingsPerHour(timetableOfScheduler(row)),
+      firingsPerHour(timetable),
+    );
+    // Sums of 60/n and 1/24 carry rounding: a total at the cap is not over it.
+    if (total > limits.firingsPerHour + 1e-6)
+      throw new AppError(
+        'CONFLICT',
+        formatMessage('scheduler.limit.firings', { total: Math.ceil(total), max: limits.firingsPerHour }),
+        timetable.scheduleType === 'MINUTE_INTERVAL' ? 'minuteInterval' : 'scheduleType',
+      );
+  }
 
   async function ownedOrNotFound(userId: string, id: string): Promise<SchedulerRow> {
     const row = await schedulers.findOwned(userId, id);
@@ -124,14 +148,20 @@ export function createSchedulerService(deps: {
       };
       let savedId: string | null;
       try {
-        savedId = await schedulers.save(userId, id, fields, request.extractorIds, (schedulerId) =>
-          inRedis(() =>
-            queue.upsertJobScheduler(jobSchedulerId(schedulerId), repeatRuleOf(timetable), {
-              name: SCHEDULE_JOBS.fire,
-              data: { schedulerId },
-              opts: FIRE_SCHEDULER_JOB_OPTIONS,
-            }),
-          ),
+        savedId = await schedulers.save(
+          userId,
+          id,
+          fields,
+          request.extractorIds,
+          (schedulerId) =>
+            inRedis(() =>
+              queue.upsertJobScheduler(jobSchedulerId(schedulerId), repeatRuleOf(timetable), {
+                name: SCHEDULE_JOBS.fire,
+                data: { schedulerId },
+                opts: FIRE_SCHEDULER_JOB_OPTIONS,
+              }),
+            ),
+          (others) => checkLimits(id === null, timetable, others),
         );
       } catch (error) {
         if (isUniqueViolation(error))

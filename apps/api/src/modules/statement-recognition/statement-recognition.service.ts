@@ -4,6 +4,7 @@ import {
   MESSAGES,
   RECOGNITION_JOBS,
   RECOGNITION_JOB_OPTIONS,
+  isPdfRefusal,
   looksLikePdf,
   recognizePdfResultSchema,
   templateMismatchText,
@@ -12,6 +13,7 @@ import {
   type RecognizedValue,
 } from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
+import { isRedisUnavailable } from '../../lib/redis-fail-fast.js';
 import type { RecognitionQueue } from '../../plugins/queues.js';
 import type { RecognitionRepository } from './statement-recognition.repository.js';
 
@@ -28,9 +30,11 @@ export function createRecognitionService(deps: {
   queue: RecognitionQueue;
   events: QueueEvents;
   waitMs: number;
+  /** The job's BullMQ priority from its user's jobs in flight (fair shares, issue 24). */
+  priorityOf: (userId: string, jobId: string) => Promise<number>;
   log: FastifyBaseLogger;
 }) {
-  const { recognition, queue, events, waitMs, log } = deps;
+  const { recognition, queue, events, waitMs, priorityOf, log } = deps;
 
   async function valuesOf(userId: string, tokens: readonly string[]): Promise<RecognizedValue[]> {
     const values = await recognition.values(userId, tokens);
@@ -52,8 +56,8 @@ export function createRecognitionService(deps: {
       try {
         const job = await queue.add(
           RECOGNITION_JOBS.recognizePdf,
-          { recognitionJobId: created.id },
-          { ...RECOGNITION_JOB_OPTIONS, jobId: created.id },
+          { recognitionJobId: created.id, userId },
+          { ...RECOGNITION_JOB_OPTIONS, jobId: created.id, priority: await priorityOf(userId, created.id) },
         );
         read = recognizePdfResultSchema.parse(await job.waitUntilFinished(events, waitMs));
       } catch (error) {
@@ -63,7 +67,15 @@ export function createRecognitionService(deps: {
           created.id,
           error instanceof Error ? error.message : String(error),
         );
-        throw new AppError('UNPROCESSABLE', MESSAGES['recognition.error'], 'file');
+        // Redis away is the product's 503 (the error handler's), not a file that could not be read.
+        if (isRedisUnavailable(error)) throw error;
+        // A PDF refused before it was read (a page too large, too many pages) is told why.
+        const reason = error instanceof Error ? error.message : '';
+        throw new AppError(
+          'UNPROCESSABLE',
+          isPdfRefusal(reason) ? reason : MESSAGES['recognition.error'],
+          'file',
+        );
       }
       return {
         file: file.name,

@@ -72,8 +72,10 @@ export function createTemplateService(deps: {
   queue: RecognitionQueue;
   imageUrlSecret: string;
   imageUrlTtlSeconds: number;
+  /** The job's BullMQ priority from its user's jobs in flight (fair shares, issue 24). */
+  priorityOf: (userId: string, jobId: string) => Promise<number>;
 }) {
-  const { templates, queue, imageUrlSecret, imageUrlTtlSeconds } = deps;
+  const { templates, queue, imageUrlSecret, imageUrlTtlSeconds, priorityOf } = deps;
   const signature = (imageUuid: string, expires: number) =>
     createHmac('sha256', imageUrlSecret).update(`template-image:${imageUuid}:${expires}`).digest('base64url');
 
@@ -155,10 +157,11 @@ export function createTemplateService(deps: {
         throw new AppError('CONFLICT', MESSAGES['template.image.has.pages'], 'file');
       }
       const fileId = await templates.storeSample(userId, file.name, file.content);
+      const jobId = `render-${fileId}`;
       await queue.add(
         RECOGNITION_JOBS.renderTemplate,
         { userId, templateId, fileId },
-        RECOGNITION_JOB_OPTIONS,
+        { ...RECOGNITION_JOB_OPTIONS, jobId, priority: await priorityOf(userId, jobId) },
       );
       return { message: MESSAGES['template.image.uploaded'] };
     },

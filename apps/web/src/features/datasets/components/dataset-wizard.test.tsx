@@ -359,4 +359,30 @@ describe('dataset wizard, step 3: mapping', () => {
     expect(sent(`/dataset/save?datasetId=${DATASET_ID}`)).toEqual([]);
     expect(screen.queryByText('Dashboard')).toBeNull();
   });
+
+  it('says it is saving while a long save runs; a dataset in use is told in a sentence, the wizard kept', async () => {
+    let answerSave: (response: Response) => void = () => undefined;
+    const answerOthers = fetchMock.getMockImplementation() as
+      ((input: RequestInfo | URL, init?: RequestInit) => Promise<Response>) | undefined;
+    fetchMock.mockImplementation((input: RequestInfo | URL, init?: RequestInit) =>
+      String(input) === `/api/dataset/save?datasetId=${DATASET_ID}`
+        ? new Promise<Response>((resolve) => {
+            answerSave = resolve;
+          })
+        : answerOthers?.(input, init),
+    );
+    const user = renderWizard();
+    await toRows(user, ['Product']);
+    await user.click(screen.getByRole('checkbox', { name: 'Use Shop · Prices · Name' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(await screen.findByRole('checkbox', { name: 'Shop · Prices · Name fills Product' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('status')).textContent).toContain('rewrites its table');
+    expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
+
+    answerSave(json({ message: MESSAGES['dataset.save.in.use'], code: 'CONFLICT' }, 409));
+    await waitFor(() => expect(lastToast()).toContain(MESSAGES['dataset.save.in.use']));
+    expect(screen.queryByText(/rewrites its table/)).toBeNull();
+    expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(false);
+  });
 });

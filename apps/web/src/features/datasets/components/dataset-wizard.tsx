@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Button } from '@mui/material';
+import { Alert, Button, CircularProgress } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
@@ -68,6 +68,8 @@ function DatasetWizard({ initial }: { initial: DatasetWizardState }) {
   const [selected, setSelected] = useState<Set<string> | null>(null);
   const [mapping, setMapping] = useState<LabelColumnMappingRow[]>([]);
   const [isBusy, setIsBusy] = useState(false);
+  /** A save of a large dataset rewrites its table (minutes): the wizard says so while it waits. */
+  const [isSaving, setIsSaving] = useState(false);
 
   // Editing opens the draft on the saved dataset; a new one (or a reload) takes up the draft's fields.
   useEffect(() => {
@@ -190,6 +192,7 @@ function DatasetWizard({ initial }: { initial: DatasetWizardState }) {
         toast.error(t('dataset.map.none'));
         return;
       }
+      setIsSaving(true);
       try {
         const saved = await saveDataset(datasetId, {
           rows: mapping.map((row) => ({ ...keyOf(row), checkBoxes: row.checkBoxes })),
@@ -199,6 +202,8 @@ function DatasetWizard({ initial }: { initial: DatasetWizardState }) {
         navigate(PATHS.dashboard);
       } catch (error) {
         toast.error(errorText(error));
+      } finally {
+        setIsSaving(false);
       }
     });
 
@@ -227,6 +232,13 @@ function DatasetWizard({ initial }: { initial: DatasetWizardState }) {
       description={header.description}
       steps={steps}
       activeStep={step}
+      notice={
+        isSaving && (
+          <Alert severity="info" icon={<CircularProgress size={20} />} role="status" sx={{ mb: 2 }}>
+            {t('datasets.saving')}
+          </Alert>
+        )
+      }
       leftActions={
         <Button onClick={cancel} disabled={isBusy}>
           {t('extractors.cancel')}

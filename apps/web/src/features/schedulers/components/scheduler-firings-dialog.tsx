@@ -30,6 +30,13 @@ function Outcome({ firing }: { firing: SchedulerFiringDto }) {
         {firing.skipReason ?? t('schedulers.runs.skipped')}
       </Typography>
     );
+  // Redis lost the schedule: the reason says how many firings did not happen and when it came back.
+  if (firing.outcome === 'MISSED')
+    return (
+      <Typography variant="body2" color="warning.main">
+        {firing.skipReason ?? t('schedulers.runs.missed')}
+      </Typography>
+    );
   return (
     <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
       <Typography variant="body2">{t('schedulers.runs.started')}</Typography>
