@@ -243,25 +243,37 @@ export async function startStack({
     // More API processes share the first one's database, Redis prefix and secrets: a token signed
     // by one is good on every other, as behind a load balancer.
     let apiCount = 0;
-    const addApi = async (port: number): Promise<RunningApi> => {
+    const addApi = async (port: number, attempt = 1): Promise<RunningApi> => {
       apiCount += 1;
       const url = `http://127.0.0.1:${port}`;
+      const name = apiCount === 1 ? 'api' : `api-${apiCount}`;
       const started = startProcess(
-        apiCount === 1 ? 'api' : `api-${apiCount}`,
+        name,
         process.execPath,
         args,
         port === apiPort ? apiEnv : { ...apiEnv, PORT: String(port) },
       );
       processes.push(started);
-      await waitFor(
-        async () => {
-          if (started.child.exitCode !== null)
-            throw new Error(`API exited (${started.child.exitCode}); see ${started.logFile}`);
-          return (await fetch(`${url}/api/health`)).ok ? true : undefined;
-        },
-        `API health (log: ${started.logFile})`,
-        60_000,
-      );
+      try {
+        await waitFor(
+          async () => {
+            if (started.child.exitCode !== null) {
+              // The log goes with the stack: say why here.
+              const tail = readFileSync(started.logFile, 'utf8').slice(-1500);
+              throw new Error(`API exited (${started.child.exitCode}); its log ends: ${tail}`);
+            }
+            return (await fetch(`${url}/api/health`)).ok ? true : undefined;
+          },
+          `API health (log: ${started.logFile})`,
+          60_000,
+        );
+      } catch (error) {
+        // One more start for a process that died at boot on a loaded host (several suites start
+        // their stacks at once); a second death is the product's.
+        if (attempt > 1 || started.child.exitCode === null) throw error;
+        apiCount -= 1;
+        return addApi(port, attempt + 1);
+      }
       return { url, logFile: started.logFile, process: started };
     };
     const api = await addApi(apiPort);

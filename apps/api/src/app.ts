@@ -106,6 +106,9 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     },
     // Forwarding headers count only from the configured proxies; an empty list trusts nobody's.
     trustProxy: config.TRUST_PROXY.length > 0 ? config.TRUST_PROXY : false,
+    // Plugins connect to PostgreSQL and Redis: on a loaded host (or a database still starting)
+    // that can pass Fastify's 10 s default, which ended the process at boot.
+    pluginTimeout: 60_000,
     bodyLimit: 1024 * 1024,
     frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
