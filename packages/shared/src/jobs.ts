@@ -140,9 +140,12 @@ export const recognizePdfResultSchema = z.object({
 });
 export type RecognizePdfResult = z.input<typeof recognizePdfResultSchema>;
 export const RECOGNITION_JOB_OPTIONS = {
-  // The second attempt is only for a job handed to a child that had just died: a job a child began
-  // is not read again (apps/worker/src/processors/recognition.sandbox.ts).
-  attempts: 2,
+  // Later attempts are only for a job handed to a child that had just died: a job a child began
+  // is not read again (apps/worker/src/processors/recognition.sandbox.ts). Every child of a worker
+  // may have died at once (two by default): three attempts, a short pause between them so the
+  // worker notices its dead children before the next one.
+  attempts: 3,
+  backoff: { type: 'fixed', delay: 300 },
   removeOnComplete: { age: 3600, count: 1000 },
   removeOnFail: { age: 24 * 3600, count: 1000 },
 } as const;
