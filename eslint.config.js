@@ -105,6 +105,24 @@ export default tseslint.config(
     },
   },
   {
+    // The reference F-engine stands for another product: it shares the contract, nothing else.
+    files: ['apps/fengine-sandbox/**/*.ts'],
+    rules: {
+      'no-restricted-imports': forbid(
+        [
+          ...PRISMA,
+          ...BROWSER,
+          ...ENGINE,
+          '@pagewright/mail',
+          '@pagewright/recognition',
+          'bullmq',
+          'ioredis',
+        ],
+        'The F-engine sandbox is a separate product: it uses only the connector contract (@pagewright/shared) and its own pg database.',
+      ),
+    },
+  },
+  {
     // The contracts are shared by the SPA too: no database, no browser.
     files: ['packages/shared/**/*.ts'],
     rules: {

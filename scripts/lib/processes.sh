@@ -1,11 +1,12 @@
 # shellcheck shell=bash disable=SC2016  # single-quoted programs expand their own arguments
-# The product's long-running processes: maildev, the API and the worker. Each runs in its own
+# The product's long-running processes: maildev, the API, the worker and the reference F-engine
+# (apps/fengine-sandbox, docs/f-engine.md). Each runs in its own
 # session (setsid) so that stopping it also stops its children (the worker's Chromium); its pid
-# is kept in .pagewright/run/<name>.pid and its output in .pagewright/logs/<name>.log. The API and
-# the worker run under scripts/supervise.mjs, which restarts a crashed one with backoff (1 s
+# is kept in .pagewright/run/<name>.pid and its output in .pagewright/logs/<name>.log. The API,
+# the worker and the F-engine sandbox run under scripts/supervise.mjs, which restarts a crashed one with backoff (1 s
 # doubling to 30 s) and logs each restart in that process's log.
 
-PW_SERVICES=(maildev api worker)
+PW_SERVICES=(maildev api worker fengine-sandbox)
 
 service_command() {
   case $1 in
@@ -13,7 +14,9 @@ service_command() {
       printf '%s\0' "$PW_ROOT/node_modules/.bin/maildev" --smtp "$SMTP_PORT" --web "$MAILDEV_WEB_PORT" \
         --ip 127.0.0.1 --mail-directory "$PW_STATE/mail"
       ;;
-    api | worker) printf '%s\0' node "$PW_ROOT/scripts/supervise.mjs" "$1" -- node "$PW_ROOT/$(service_marker "$1")" ;;
+    api | worker | fengine-sandbox)
+      printf '%s\0' node "$PW_ROOT/scripts/supervise.mjs" "$1" -- node "$PW_ROOT/$(service_marker "$1")"
+      ;;
   esac
 }
 
@@ -23,6 +26,7 @@ service_marker() {
     maildev) echo maildev ;;
     api) echo apps/api/dist/server.js ;;
     worker) echo apps/worker/dist/main.js ;;
+    fengine-sandbox) echo apps/fengine-sandbox/dist/main.js ;;
   esac
 }
 
@@ -73,10 +77,38 @@ start_service() {
 
 stop_all() {
   local name
-  for name in worker api maildev; do stop_service "$name"; done
+  for name in fengine-sandbox worker api maildev; do stop_service "$name"; done
 }
 
 api_url() { echo "http://127.0.0.1:$PORT"; }
+
+sandbox_url() { echo "http://127.0.0.1:${FENGINE_SANDBOX_PORT:-8090}"; }
+
+sandbox_healthy() {
+  node -e '
+    fetch(process.argv[1], { signal: AbortSignal.timeout(2000) })
+      .then((response) => process.exit(response.ok ? 0 : 1), () => process.exit(1));
+  ' "$(sandbox_url)/health"
+}
+
+# Stops the sandbox's health wait early when it is gone or crashed on start-up.
+sandbox_up_or_dead() {
+  sandbox_healthy && return 0
+  kill -0 "$(<"$(pid_file fengine-sandbox)")" 2>/dev/null || return 0
+  service_restarted fengine-sandbox && return 0
+  return 1
+}
+
+# The reference F-engine's settings: its database sits beside the product's, on the same server.
+sandbox_environment() {
+  export FENGINE_SANDBOX_PORT=${FENGINE_SANDBOX_PORT:-8090}
+  export FENGINE_SANDBOX_HOST=${FENGINE_SANDBOX_HOST:-127.0.0.1}
+  if [[ -z ${FENGINE_SANDBOX_DATABASE_URL:-} ]]; then
+    local base=${DATABASE_URL%%\?*} query=''
+    [[ $DATABASE_URL == *\?* ]] && query="?${DATABASE_URL#*\?}"
+    export FENGINE_SANDBOX_DATABASE_URL="${base%/*}/pagewright_fengine$query"
+  fi
+}
 
 api_healthy() {
   node -e '
@@ -134,7 +166,7 @@ start_product() {
   step "Starting Pagewright"
   stop_all
 
-  for file in apps/api/dist/server.js apps/worker/dist/main.js; do
+  for file in apps/api/dist/server.js apps/worker/dist/main.js apps/fengine-sandbox/dist/main.js; do
     [[ -f $PW_ROOT/$file ]] || die "$file is missing after the build." "Check the output of 'pnpm build' above."
   done
   if port_open 127.0.0.1 "$PORT"; then
@@ -152,6 +184,18 @@ start_product() {
     start_service maildev
     started_maildev=1
     mail_note="http://localhost:$MAILDEV_WEB_PORT (maildev catches every e-mail sent to 127.0.0.1:$SMTP_PORT)"
+  fi
+
+  local sandbox_note started_sandbox=''
+  sandbox_environment
+  if [[ ${FENGINE_SANDBOX_START:-true} == false ]]; then
+    sandbox_note="not started (FENGINE_SANDBOX_START=false)"
+  elif port_open 127.0.0.1 "$FENGINE_SANDBOX_PORT"; then
+    sandbox_note="something else already listens on port $FENGINE_SANDBOX_PORT (FENGINE_SANDBOX_PORT); not started"
+    warn "F-engine sandbox: $sandbox_note"
+  else
+    NODE_ENV=${NODE_ENV:-production} start_service fengine-sandbox
+    started_sandbox=1
   fi
 
   NODE_ENV=${NODE_ENV:-production} start_service api
@@ -184,10 +228,20 @@ start_product() {
     fi
     ok "maildev running"
   fi
+  if [[ -n $started_sandbox ]]; then
+    wait_until "$timeout" sandbox_up_or_dead || true
+    if ! sandbox_healthy; then
+      abandon_start fengine-sandbox "the F-engine sandbox did not answer $(sandbox_url)/health within $timeout s" \
+        "(everything was stopped); its log is above and in .pagewright/logs/fengine-sandbox.log."
+    fi
+    ok "F-engine sandbox running"
+    sandbox_note="$(sandbox_url)  sign in: ${FENGINE_SANDBOX_USER:-operator@fengine.local} / ${FENGINE_SANDBOX_PASSWORD:-sandbox-pass}"
+  fi
 
   printf '\n%sPagewright is running.%s\n' "$PW_BOLD" "$PW_RESET"
   printf '  App:        http://localhost:%s\n' "$PORT"
   printf '  Mail inbox: %s\n' "$mail_note"
+  printf '  F-engine:   %s\n' "$sandbox_note"
   printf '  Logs:       .pagewright/logs/  (./pagewright logs)\n'
   printf '  Stop:       ./pagewright stop\n'
 }
@@ -208,6 +262,7 @@ print_status() {
     printf '  health   %s/api/health does not answer\n' "$(api_url)"
   fi
   service_pid maildev >/dev/null && printf '  mail     http://localhost:%s\n' "$MAILDEV_WEB_PORT"
+  service_pid fengine-sandbox >/dev/null && printf '  f-engine %s\n' "$(sandbox_url)"
   return 0
 }
 

@@ -82,6 +82,13 @@ ACCESS_TOKEN_TTL_SECONDS=900
 REFRESH_TOKEN_TTL_DAYS=30
 CHROMIUM_PATH=/usr/bin/chromium
 LOG_LEVEL=info
+# The reference F-engine that ./pagewright start runs here (docs/f-engine.md): engine datasets
+# import into it, and insertors may sign in to it at http://127.0.0.1:8090. A real engine on a
+# private network goes in FENGINE_ALLOWED_HOSTS instead of 127.0.0.1.
+FENGINE_URL=http://127.0.0.1:8090
+FENGINE_USER=operator@fengine.local
+FENGINE_PASSWORD=sandbox-pass
+FENGINE_ALLOWED_HOSTS=127.0.0.1
 EOF
   )
   ok "created .env with a random JWT_SECRET and ENCRYPTION_KEY"

@@ -24,3 +24,4 @@ export * from './contracts/schedulers.js';
 export * from './contracts/queries.js';
 export * from './contracts/messages.js';
 export * from './contracts/recognition.js';
+export * from './contracts/fengine.js';

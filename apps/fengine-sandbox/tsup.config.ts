@@ -1,0 +1,4 @@
+import { defineConfig } from 'tsup';
+import { nodeAppBundle } from '../../tsup.base';
+
+export default defineConfig(nodeAppBundle({ main: 'src/main.ts' }));
