@@ -121,21 +121,30 @@ export async function validateSaveAndClose(page: Page, sequences: readonly numbe
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
-/** A saved extractor's row in the dashboard's list. */
-export const extractorRow = (page: Page, name: string) =>
-  page.getByTestId('panel-extractors').getByRole('listitem', { name, exact: true });
+/** A saved extractor's (or insertor's: panel 'insertors') row in the dashboard's list. */
+export const extractorRow = (page: Page, name: string, panel: 'extractors' | 'insertors' = 'extractors') =>
+  page.getByTestId(`panel-${panel}`).getByRole('listitem', { name, exact: true });
 
 /** Executes a saved extractor from its menu on the dashboard. */
-export async function executeFromDashboard(page: Page, name: string) {
-  await extractorRow(page, name)
+export async function executeFromDashboard(
+  page: Page,
+  name: string,
+  panel: 'extractors' | 'insertors' = 'extractors',
+) {
+  await extractorRow(page, name, panel)
     .getByRole('button', { name: `More actions for ${name}` })
     .click();
   await page.getByRole('menuitem', { name: 'Execute' }).click();
 }
 
 /** Waits for the extractor's run to end with `status`, then opens what it read (its status marker). */
-export async function openRunResults(page: Page, name: string, status = 'SUCCESS') {
-  const row = extractorRow(page, name);
+export async function openRunResults(
+  page: Page,
+  name: string,
+  status = 'SUCCESS',
+  panel: 'extractors' | 'insertors' = 'extractors',
+) {
+  const row = extractorRow(page, name, panel);
   await expect(row).toHaveAttribute('data-status', status, { timeout: 120_000 });
   await row.getByRole('button', { name: `Results of the last run of ${name}` }).click();
   return page.getByRole('dialog', { name: new RegExp(`Run results: ${name}`) });

@@ -87,6 +87,17 @@ export const ELEMENT_ACTION_TYPES: readonly ActionType[] = [
   ...TIMED_ACTION_TYPES,
   ...FIELD_ASK_TYPES,
   'ASK_CAPTCHA',
+  'TYPE_F_ENGINE_FIELD',
+];
+
+/**
+ * The F-engine's sign-in asks (docs/f-engine.md): their answers sign the run in to the engine and
+ * are typed into no page field. ASK_F_ENGINE_PASSWORD's answer is a secret.
+ */
+export const ENGINE_SIGN_IN_ASK_TYPES: readonly ActionType[] = [
+  'ASK_F_ENGINE_URL',
+  'ASK_F_ENGINE_USER',
+  'ASK_F_ENGINE_PASSWORD',
 ];
 
 /** Results IF_CONDITION can compare: GET_* reads and scripts. */
@@ -108,11 +119,14 @@ export const ORDERING_CONDITIONS: readonly Condition[] = [
   'LESS_EQUAL_THAN',
 ];
 
-/** Which actions a builder offers (automation spec §3; F-engine actions are not run yet). */
+/** Which actions a builder offers (automation spec §3): insertors add the F-engine group. */
 export function offeredActionTypes(extractorType: ExtractorType): readonly ActionType[] {
-  if (extractorType === 'INSERTOR' || extractorType === 'FENGINE_INSERTOR')
-    return INSERTOR_ACTION_TYPES.filter((type) => !FENGINE_ACTION_TYPES.includes(type as never));
+  if (extractorType === 'INSERTOR' || extractorType === 'FENGINE_INSERTOR') return INSERTOR_ACTION_TYPES;
   return EXTRACTOR_ACTION_TYPES;
+}
+
+export function isEngineActionType(type: ActionType): boolean {
+  return (FENGINE_ACTION_TYPES as readonly ActionType[]).includes(type);
 }
 
 /** Default sequence of a new action: the next multiple of ten above the highest. */
@@ -209,7 +223,16 @@ export function actionRuleError(
       break;
     case 'RAISE_ERROR':
     case 'CHECK_TEXT':
+    case 'ASK_F_ENGINE_URL':
+    case 'ASK_F_ENGINE_USER':
+    case 'ASK_F_ENGINE_PASSWORD':
+    case 'ASK_F_ENGINE_INVESTOR':
       if (!text) return required('textValue');
+      break;
+    case 'TYPE_F_ENGINE_FIELD':
+      // "section.field" of the engine's sections (fengine.ts engineFieldPath).
+      if (!text || !/^[^.\s]+\.[^.\s]+$/u.test(text))
+        return { field: 'textValue', message: MESSAGES['error.required'] };
       break;
     case 'TYPE_TEXT':
       if (input.textValue === undefined) return required('textValue');

@@ -123,6 +123,7 @@ export function createAskDuringRun(deps: AskDuringRunDeps, run: AskRun) {
         ? { builderStep: 'USER_RESPONSE', askDataContentSelector: request.askDataContentSelector }
         : null,
       normalizedElements: request.areas ?? null,
+      investors: request.investors ?? null,
       expiresAt,
     });
     if (request.type === 'ASK_RECAPTCHA') openRecaptchaAsks.set(request.sequence, askId);

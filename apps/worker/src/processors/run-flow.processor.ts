@@ -19,6 +19,7 @@ import {
   type FlowAction,
   type SendMailPayload,
 } from '@pagewright/shared';
+import { createEngineSession } from '../fengine/engine-session.js';
 import { createAskDuringRun } from '../flows/ask-during-run.js';
 import { scheduledAskMail } from '../flows/ask-mail.js';
 import type { BrowserPool } from '../browser-pool.js';
@@ -29,6 +30,8 @@ export interface RunFlowProcessorDeps {
   store: RunStore;
   pool: BrowserPool;
   navigationPolicy: NavigationPolicy;
+  /** The egress policy for F-engine URLs (navigation's, plus FENGINE_ALLOWED_HOSTS). */
+  assertEngineUrlAllowed(url: string): Promise<void>;
   /** Opens TYPE_PASSWORD secrets; undefined when the worker has no ENCRYPTION_KEY. */
   secrets: SecretBox | undefined;
   redis: Redis;
@@ -138,6 +141,8 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
         actions,
         {
           ask: asks.ask,
+          // Each run signs in to its F-engine through its own asks (saved answers or the dialog).
+          engine: createEngineSession({ assertAllowed: deps.assertEngineUrlAllowed }).hooks,
           onStepStart: (action) => {
             currentSequence = action.sequence;
           },

@@ -16,6 +16,7 @@ import {
 import type { SecretBox } from '@pagewright/db';
 import {
   ASK_ACTION_TYPES,
+  ENGINE_SIGN_IN_ASK_TYPES,
   ASK_MESSAGES,
   AUTOMATION_ERRORS,
   BUILDER_DRAFT_TTL_MS,
@@ -37,6 +38,7 @@ import {
   type ValidateResult,
 } from '@pagewright/shared';
 import type { BrowserPool } from '../browser-pool.js';
+import { createEngineSession } from '../fengine/engine-session.js';
 import { createAskDuringRun } from '../flows/ask-during-run.js';
 import { stepToStore, type RunStore } from '../flows/run-store.js';
 import type { LiveSession, LiveSessionRegistry } from '../sessions/live-session-registry.js';
@@ -53,6 +55,8 @@ export interface SessionCommandDeps {
   keyPrefix: string;
   askTimeoutMs: number;
   navigationPolicy: NavigationPolicy;
+  /** The egress policy for F-engine URLs (navigation's, plus FENGINE_ALLOWED_HOSTS). */
+  assertEngineUrlAllowed(url: string): Promise<void>;
   /** The largest value one step may produce (STEP_VALUE_MAX_BYTES). */
   stepValueMaxBytes: number;
   log: Logger;
@@ -72,6 +76,8 @@ function failure(reason: SessionFailure['reason'], message: string, error?: Auto
     name: error ? (AUTOMATION_ERRORS[error.code] ?? null) : null,
   };
 }
+
+const ENGINE_ASK_TYPES: readonly string[] = [...ENGINE_SIGN_IN_ASK_TYPES, 'ASK_F_ENGINE_INVESTOR'];
 
 const sessionLost = () => failure('SESSION_LOST', 'The live session is no longer open on its worker.');
 
@@ -137,12 +143,16 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
       Object.entries(command.previousValues).map(([sequence, value]) => [Number(sequence), value]),
     );
     const kept: KeptFile[] = [];
+    // The recording's F-engine: its sign-in asks sign in once, the investor ask and the field
+    // steps after it use that session (docs/f-engine.md).
+    const engine = (session.engine ??= createEngineSession({ assertAllowed: deps.assertEngineUrlAllowed }));
     const result = await runFlow(
       session.page,
       [step],
       {
         // While recording, an ask types what the operator gave with the action (nothing if none).
         ask: () => Promise.resolve(command.answer ?? ''),
+        engine: engine.hooks,
         keepFile: (file) => {
           kept.push(file);
           return Promise.resolve();
@@ -177,6 +187,14 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
       );
       return failure('AUTOMATION', error.originalMessage, error);
     }
+    // Signed in by this step: the investor dialog that comes next lists the engine's investors.
+    if (ENGINE_SIGN_IN_ASK_TYPES.includes(step.type) && engine.isSignedIn()) {
+      try {
+        await engine.hooks.investors();
+      } catch (error) {
+        return failure('AUTOMATION', error instanceof Error ? error.message : String(error));
+      }
+    }
     return {
       ok: true,
       value: record.value,
@@ -185,6 +203,7 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
       pageScreenshot: base64(record.pageScreenshot),
       elementScreenshot: base64(record.elementScreenshot),
       dialogs: record.dialogs ?? [],
+      ...engine.snapshot(),
     };
   }
 
@@ -280,6 +299,8 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
         {
           ask: asks.ask,
           signal: stop.signal,
+          // A validation signs in as a run does: through its own asks, not the recording's session.
+          engine: createEngineSession({ assertAllowed: deps.assertEngineUrlAllowed }).hooks,
           onStepStart: (step, index, total) =>
             report({
               progress: Math.round((index / Math.max(total, 1)) * 100),
@@ -352,6 +373,8 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
     const wanted = command.steps
       .map((entry) => withSecret(entry.step, openSecret(entry.sealedSecret, entry.secretContext)))
       .filter((step) => until === null || step.sequence < until)
+      // The F-engine asks change no page: the recording's engine session stays as it is.
+      .filter((step) => !ENGINE_ASK_TYPES.includes(step.type))
       .sort((a, b) => a.sequence - b.sequence);
     const firstAsk = wanted.findIndex((step) => ASK_ACTION_TYPES.includes(step.type));
     const steps = firstAsk === -1 ? wanted : wanted.slice(0, firstAsk);
@@ -363,7 +386,7 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
       const result = await runFlow(
         page,
         steps,
-        { ask: () => Promise.resolve('') },
+        { ask: () => Promise.resolve(''), ...(session.engine ? { engine: session.engine.hooks } : {}) },
         {
           navigationPolicy: deps.navigationPolicy,
           egressProxyUrl: await deps.pool.egressProxyUrl(),

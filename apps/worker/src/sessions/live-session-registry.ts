@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { DialogAnswer, PageDialog } from '@pagewright/shared';
 import type { BrowserPool } from '../browser-pool.js';
+import type { EngineSession } from '../fengine/engine-session.js';
 
 export interface LiveSession {
   id: string;
@@ -13,6 +14,8 @@ export interface LiveSession {
   isBusy: boolean;
   /** The JavaScript dialog the page shows while a recorded step waits for the operator's answer. */
   pendingDialog?: { dialog: PageDialog; answer: (answer: DialogAnswer | undefined) => void } | undefined;
+  /** The F-engine the recording signed in to (its sign-in asks), kept while the session lives. */
+  engine?: EngineSession | undefined;
 }
 
 export type SessionEndReason = 'closed' | 'idle' | 'lost';

@@ -1,5 +1,5 @@
 import type { ActionType } from '@pagewright/shared';
-import { EXTRACTOR_ACTION_TYPES } from '@pagewright/shared';
+import { EXTRACTOR_ACTION_TYPES, FENGINE_ACTION_TYPES } from '@pagewright/shared';
 import type { ActionExecutor } from './action-context.js';
 import { answerDialog } from './answer-dialog.js';
 import { ask } from './ask.js';
@@ -15,6 +15,7 @@ import {
   typePassword,
   typeText,
 } from './element-actions.js';
+import { askEngineInvestor, askEngineSignIn, typeEngineField } from './fengine-actions.js';
 import { getFile } from './get-file.js';
 import { getTable } from './get-table.js';
 import {
@@ -85,6 +86,20 @@ export const ACTION_EXECUTORS: Readonly<Record<ExtractorActionType, ActionExecut
   ANSWER_DIALOG: answerDialog,
 };
 
+type EngineActionType = (typeof FENGINE_ACTION_TYPES)[number];
+
+/** The F-engine steps of the insertor set (docs/f-engine.md). */
+export const ENGINE_ACTION_EXECUTORS: Readonly<Record<EngineActionType, ActionExecutor>> = {
+  ASK_F_ENGINE_URL: askEngineSignIn,
+  ASK_F_ENGINE_USER: askEngineSignIn,
+  ASK_F_ENGINE_PASSWORD: askEngineSignIn,
+  ASK_F_ENGINE_INVESTOR: askEngineInvestor,
+  TYPE_F_ENGINE_FIELD: typeEngineField,
+};
+
 export function executorFor(type: ActionType): ActionExecutor | undefined {
-  return (ACTION_EXECUTORS as Partial<Record<ActionType, ActionExecutor>>)[type];
+  return (
+    (ACTION_EXECUTORS as Partial<Record<ActionType, ActionExecutor>>)[type] ??
+    (ENGINE_ACTION_EXECUTORS as Partial<Record<ActionType, ActionExecutor>>)[type]
+  );
 }

@@ -1,5 +1,7 @@
 import type {
   DialogAnswer,
+  EngineSection,
+  Investor,
   ElementLocatedBy,
   FlowAction,
   PageDialog,
@@ -25,6 +27,27 @@ export interface AskRequest {
   areas?: PageElementArea[] | undefined;
   /** ASK_RECAPTCHA: 0 for the first picture, then one more after each clicked area. */
   round?: number | undefined;
+  /** ASK_F_ENGINE_INVESTOR: the engine's investors to choose from (the answer is a portfolioid). */
+  investors?: Investor[] | undefined;
+}
+
+/** Which sign-in value an F-engine sign-in ask gives. */
+export type EngineSignInPart = 'url' | 'user' | 'password';
+
+/**
+ * The F-engine of one run or live builder session (docs/f-engine.md), kept by the worker: the
+ * engine steps read and change it. Every method throws an Error whose message is one sentence for
+ * the operator (an engine that answers HTML, a refused address, a missing field…).
+ */
+export interface EngineHooks {
+  /** ASK_F_ENGINE_URL/USER/PASSWORD: keeps the answer; signs in once all three are known. */
+  setSignIn(part: EngineSignInPart, value: string): Promise<void>;
+  /** The engine's investors; throws 'You must sign in to use this action' before a sign-in. */
+  investors(): Promise<Investor[]>;
+  /** ASK_F_ENGINE_INVESTOR's answer: reads that investor's sections of fields. */
+  chooseInvestor(portfolioid: string): Promise<{ investor: Investor; sections: EngineSection[] }>;
+  /** The investor chosen by the last ASK_F_ENGINE_INVESTOR, with its sections. */
+  chosen(): { investor: Investor; sections: EngineSection[] } | undefined;
 }
 
 /** A file a step obtained (GET_FILE, GET_IMAGE, FILE table columns). */
@@ -73,6 +96,8 @@ export interface FlowHooks {
   onDialog?(dialog: PageDialog): Promise<DialogAnswer | undefined>;
   /** Aborting stops the flow between steps with STOPPED. */
   signal?: AbortSignal;
+  /** The F-engine steps' engine; without it they fail with 'You must sign in to use this action'. */
+  engine?: EngineHooks;
 }
 
 export type FlowStatus = 'SUCCESS' | 'ERROR' | 'STOPPED';

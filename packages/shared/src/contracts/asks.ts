@@ -1,6 +1,7 @@
 import * as z from './zod.js';
 import { ACTION_TYPES, ASK_MULTI_STEP_PHASES, EXTRACTOR_TYPES, type ActionType } from '../enums.js';
 import { pageElementAreaSchema } from './automation.js';
+import { managementDtoSchema } from './fengine.js';
 
 /**
  * The ask dialog (automation spec §3 "Pending ask action", §4 "Ask dialog", §7
@@ -79,6 +80,8 @@ export const pendingAskActionSchema = z.object({
    * the answer is one of their selectors. Null for other asks.
    */
   normalizedElements: z.array(pageElementAreaSchema).nullable(),
+  /** ASK_F_ENGINE_INVESTOR: the engine's investors to choose from (the answer is a portfolioid). */
+  managementDTO: managementDtoSchema.nullable(),
   extractorId: z.string().uuid(),
   runId: z.string().uuid(),
   updated: z.literal(false),

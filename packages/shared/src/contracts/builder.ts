@@ -2,6 +2,7 @@ import * as z from './zod.js';
 import { ACTION_LABEL_MAX_LENGTH, TEXT_FIELD_MAX_LENGTH } from '../constants.js';
 import { ACTION_TYPES, ACTION_VALIDATIONS, EXTRACTOR_TYPES, KEPT_BUILDER_STATES } from '../enums.js';
 import { MESSAGES } from '../messages.js';
+import { fserviceDtoSchema, managementDtoSchema } from './fengine.js';
 import { isOneLine } from '../validation.js';
 import {
   dialogAnswerSchema,
@@ -104,6 +105,10 @@ export const builderRecordSchema = z.object({
   openedAt: z.string(),
   /** VALIDATING from a successful validation until the next change or save (drafts kept before it: NONE). */
   state: z.enum(KEPT_BUILDER_STATES).default('NONE'),
+  /** What the recording's F-engine session showed last (its investors, the chosen one's sections). */
+  engine: z
+    .object({ managementDTO: managementDtoSchema.nullable(), fserviceDTO: fserviceDtoSchema.nullable() })
+    .default({ managementDTO: null, fserviceDTO: null }),
 });
 export type BuilderRecord = z.infer<typeof builderRecordSchema>;
 
@@ -187,8 +192,10 @@ export const addActionResponseSchema = z.object({
   value: stepValueSchema.nullable(),
   /** JPEG of the page after the action, base64. */
   pageScreenshot: z.string().nullable(),
-  fserviceDTO: z.null(),
-  managementDTO: z.null(),
+  /** F-engine steps: the chosen investor's sections (ASK_F_ENGINE_INVESTOR), else null. */
+  fserviceDTO: fserviceDtoSchema.nullable(),
+  /** F-engine steps: the engine's investors once the builder signed in to it, else null. */
+  managementDTO: managementDtoSchema.nullable(),
   /** The answers to the dialogs the action raised, recorded as ANSWER_DIALOG actions after it. */
   dialogActions: z.array(builderActionSchema),
 });
@@ -254,7 +261,10 @@ export const normalizedPageSchema = z.object({
   /** JPEG of the page the areas were read from, base64. */
   pageScreenshot: z.string().nullable(),
   areas: z.array(pageElementAreaSchema),
-  fserviceDTO: z.object({ sections: z.array(z.unknown()) }),
+  /** The chosen investor's sections while an F-engine insertor is recorded (else none). */
+  fserviceDTO: fserviceDtoSchema,
+  /** The engine's investors once the builder signed in to an F-engine (else null). */
+  managementDTO: managementDtoSchema.nullable(),
   /** Reload of a builder with steps: how far replaying them brought the page. */
   replay: replayOutcomeSchema.optional(),
 });

@@ -25,6 +25,7 @@ export function createAskRepository(db: PrismaClient, files: FileStorage = creat
           saveOptionsFlag: true,
           askMultiStepDto: true,
           normalizedElements: true,
+          investors: true,
           run: { select: { extractorId: true } },
           action: { select: { saveOptionsFlag: true } },
           elementScreenshotFileId: true,
@@ -39,7 +40,7 @@ export function createAskRepository(db: PrismaClient, files: FileStorage = creat
     findOwnedPending(userId: string, askId: string, now: Date) {
       return db.pendingAsk.findFirst({
         where: { id: askId, userId, status: 'PENDING', expiresAt: { gt: now } },
-        select: { id: true, actionId: true, actionType: true, normalizedElements: true },
+        select: { id: true, actionId: true, actionType: true, normalizedElements: true, investors: true },
       });
     },
 

@@ -4,11 +4,14 @@ import { actionSecretContext, type SecretBox } from '@pagewright/db';
 import {
   ASK_CANCELED,
   ASK_MESSAGES,
+  ENGINE_MESSAGES,
   RECAPTCHA_DONE,
   askAnswerKey,
   askMultiStepSchema,
+  investorSchema,
   isAnswerSavable,
   pageElementAreaSchema,
+  type Investor,
   type ExtractorType,
   type PageElementArea,
   type PendingAskAction,
@@ -23,6 +26,14 @@ const storedAreasSchema = z.array(pageElementAreaSchema);
 /** The areas a reCAPTCHA ask offers, as stored by the worker; none when the JSON is not a list. */
 function offeredAreas(stored: unknown): PageElementArea[] {
   const parsed = storedAreasSchema.safeParse(stored);
+  return parsed.success ? parsed.data : [];
+}
+
+const storedInvestorsSchema = z.array(investorSchema);
+
+/** The investors an ASK_F_ENGINE_INVESTOR offered, as stored by the worker. */
+function offeredInvestors(stored: unknown): Investor[] {
+  const parsed = storedInvestorsSchema.safeParse(stored);
   return parsed.success ? parsed.data : [];
 }
 
@@ -64,6 +75,8 @@ export function createAskService(deps: {
         isActionSaved: ask.actionId !== null,
         elementScreenshot: picture,
         normalizedElements: ask.actionType === 'ASK_RECAPTCHA' ? offeredAreas(ask.normalizedElements) : null,
+        managementDTO:
+          ask.actionType === 'ASK_F_ENGINE_INVESTOR' ? { investors: offeredInvestors(ask.investors) } : null,
         extractorId: ask.run.extractorId,
         runId: ask.runId,
         updated: false,
@@ -83,6 +96,13 @@ export function createAskService(deps: {
         await redis.multi().rpush(key, body.textValue).expire(key, ANSWER_TTL_SECONDS).exec();
         return { message: ASK_MESSAGES.answerSent };
       }
+      // An investor ask takes one of the investors it offered (the run checks it too).
+      if (
+        ask.actionType === 'ASK_F_ENGINE_INVESTOR' &&
+        !canceled &&
+        !offeredInvestors(ask.investors).some((investor) => investor.portfolioid === body.textValue)
+      )
+        throw AppError.validation(ENGINE_MESSAGES.investorNotOffered, 'textValue');
       const save = body.saveOptionsFlag === true && !canceled && isAnswerSavable(ask.actionType);
       if (!(await asks.claim(userId, ask.id, canceled ? 'CANCELED' : 'ANSWERED', save))) {
         throw AppError.notFound();

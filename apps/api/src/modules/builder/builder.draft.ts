@@ -228,6 +228,8 @@ export function createDraftEditing(deps: BuilderServiceDeps, core: BuilderCore) 
         }
         record.actions = [...record.actions, action, ...dialogActions].sort(bySequence);
         record.state = 'NONE';
+        if (result && (result.managementDTO || result.fserviceDTO))
+          record.engine = { managementDTO: result.managementDTO, fserviceDTO: result.fserviceDTO };
         await store.put(userId, record);
         return {
           action: viewOf(action),
@@ -235,8 +237,8 @@ export function createDraftEditing(deps: BuilderServiceDeps, core: BuilderCore) 
           options: viewOf(action).options,
           value: result?.value ?? null,
           pageScreenshot: result?.pageScreenshot ?? null,
-          fserviceDTO: null,
-          managementDTO: null,
+          fserviceDTO: result?.fserviceDTO ?? null,
+          managementDTO: result?.managementDTO ?? null,
           dialogActions: dialogActions.map(viewOf),
         };
       });

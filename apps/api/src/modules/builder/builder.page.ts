@@ -108,11 +108,13 @@ export function createLivePageCommands(core: BuilderCore) {
         reloadPage = false;
       }
       const answer = await pageAreas(userId, type, reloadPage);
+      const { engine } = await current(userId, type);
       return {
         pageURL: answer.pageUrl,
         pageScreenshot: answer.pageScreenshot,
         areas: answer.areas,
-        fserviceDTO: { sections: [] },
+        fserviceDTO: engine.fserviceDTO ?? { sections: [] },
+        managementDTO: engine.managementDTO,
         ...(outcome ? { replay: outcome } : {}),
       };
     },

@@ -49,6 +49,7 @@ export function createBuilderService(deps: BuilderServiceDeps) {
           shareUrl: null,
           openedAt: new Date().toISOString(),
           state: 'NONE',
+          engine: { managementDTO: null, fserviceDTO: null },
         };
         if (isNavigator(type)) {
           const run = await repo.createShareRun(userId, extractorId);

@@ -19,6 +19,7 @@ const record = (overrides: Partial<BuilderRecord> = {}): BuilderRecord => ({
   shareUrl: null,
   openedAt: new Date().toISOString(),
   state: 'NONE',
+  engine: { managementDTO: null, fserviceDTO: null },
   ...overrides,
 });
 

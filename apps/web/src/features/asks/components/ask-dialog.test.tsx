@@ -28,6 +28,7 @@ function askOf(overrides: Partial<PendingAskAction> = {}): PendingAskAction {
     isActionSaved: true,
     elementScreenshot: null,
     normalizedElements: null,
+    managementDTO: null,
     extractorId: '7b2f0c3e-2b4d-4e5f-8a9b-0c1d2e3f4a5b',
     runId: '8c3f0c3e-2b4d-4e5f-8a9b-0c1d2e3f4a5b',
     updated: false,
@@ -138,5 +139,57 @@ describe('the ask dialog', () => {
     expect(screen.queryByRole('checkbox', { name: 'Save for next time' })).toBeNull();
     await user.click(confirmButton());
     expect(onAnswer).toHaveBeenCalledWith({ textValue: RECAPTCHA_DONE, saveOptionsFlag: false });
+  });
+  describe('F-engine asks', () => {
+    const investors = [
+      { portfolioid: 'P-1001', name: 'Alice Martin', confirmationNumber: 'C-77' },
+      { portfolioid: 'P-1002', name: 'Bob Stone', confirmationNumber: null },
+    ];
+
+    it('investor: searches the engine’s investors and answers with the chosen portfolioid', async () => {
+      const { user, onAnswer } = renderDialog(
+        askOf({
+          type: 'ASK_F_ENGINE_INVESTOR',
+          label: null,
+          options: { text: 'Which investor?', askMultiStepDto: null },
+          managementDTO: { investors },
+        }),
+      );
+      expect(screen.queryByRole('textbox', { name: 'Answer' })).toBeNull();
+      await user.type(screen.getByRole('searchbox', { name: 'Search investors' }), 'c-77');
+      expect(screen.getAllByRole('radio')).toHaveLength(1);
+      await user.click(screen.getByRole('radio', { name: 'Alice Martin (P-1001)' }));
+      await user.click(screen.getByRole('checkbox', { name: 'Save for next time' }));
+      await user.click(confirmButton());
+      expect(onAnswer).toHaveBeenCalledWith({ textValue: 'P-1001', saveOptionsFlag: true });
+    });
+
+    it.each([
+      ['without managementDTO', null],
+      ['with no investors', { investors: [] }],
+    ])('investor %s: says to sign in and offers only Cancel', async (_case, managementDTO) => {
+      const { user, onAnswer } = renderDialog(askOf({ type: 'ASK_F_ENGINE_INVESTOR', managementDTO }));
+      expect(screen.getByText(MESSAGES['extractor.investor.sign.in'])).toBeTruthy();
+      expect(screen.queryByRole('button', { name: 'Confirm' })).toBeNull();
+      expect(screen.queryByRole('checkbox', { name: 'Save for next time' })).toBeNull();
+      await user.click(screen.getByRole('button', { name: 'Cancel' }));
+      expect(onAnswer).toHaveBeenCalledWith({ textValue: ASK_CANCELED, saveOptionsFlag: false });
+    });
+
+    it('password: a hidden answer; URL and user: text answers', async () => {
+      const { user, onAnswer } = renderDialog(
+        askOf({ type: 'ASK_F_ENGINE_PASSWORD', label: 'Engine password' }),
+      );
+      const input = screen.getByLabelText('Answer') as HTMLInputElement;
+      expect(input.type).toBe('password');
+      await user.type(input, 's3cret{Enter}');
+      expect(onAnswer).toHaveBeenCalledWith({ textValue: 's3cret', saveOptionsFlag: false });
+      cleanup();
+      renderDialog(askOf({ type: 'ASK_F_ENGINE_URL' }));
+      expect(screen.getByRole('textbox', { name: 'Answer' })).toBeTruthy();
+      cleanup();
+      renderDialog(askOf({ type: 'ASK_F_ENGINE_USER' }));
+      expect(screen.getByRole('textbox', { name: 'Answer' })).toBeTruthy();
+    });
   });
 });

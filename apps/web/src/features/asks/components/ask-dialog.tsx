@@ -23,10 +23,14 @@ import {
   type PageElementArea,
   type PendingAskAction,
 } from '@pagewright/shared';
+import { InvestorList } from '../../../components/investor-list';
 import { PasswordField } from '../../../components/password-field';
 import { errorText } from '../../../lib/api-client';
 import { AskPicture } from './ask-picture';
 import { RecaptchaAreas } from './recaptcha-areas';
+
+/** Asks answered through a password field: the answer is a secret. */
+const SECRET_ASK_TYPES: readonly PendingAskAction['type'][] = ['ASK_PASSWORD', 'ASK_F_ENGINE_PASSWORD'];
 
 export interface AskAnswer {
   textValue: string;
@@ -51,6 +55,10 @@ export interface AskDialogProps {
 export function AskDialog({ ask, onAnswer, onPickArea, isRefreshing }: AskDialogProps) {
   const { t } = useTranslation();
   const isRecaptcha = ask.type === 'ASK_RECAPTCHA';
+  const isInvestor = ask.type === 'ASK_F_ENGINE_INVESTOR';
+  const investors = ask.managementDTO?.investors ?? [];
+  // Without investors the run has not signed in to the F-engine: nothing to choose, only Cancel.
+  const isSignInMissing = isInvestor && investors.length === 0;
   const [value, setValue] = useState('');
   const [isSaved, setIsSaved] = useState(ask.saveOptionsFlag && ask.isActionSaved);
   const [isUnsavedWarningShown, setIsUnsavedWarningShown] = useState(false);
@@ -82,7 +90,7 @@ export function AskDialog({ ask, onAnswer, onPickArea, isRefreshing }: AskDialog
 
   const onConfirm = (event: FormEvent) => {
     event.preventDefault();
-    if (isCoolingDown || isSending || isRefreshing) return;
+    if (isCoolingDown || isSending || isRefreshing || isSignInMissing) return;
     startCooldown();
     if (isRecaptcha) {
       void send({ textValue: RECAPTCHA_DONE, saveOptionsFlag: false });
@@ -158,9 +166,31 @@ export function AskDialog({ ask, onAnswer, onPickArea, isRefreshing }: AskDialog
             )}
           </Stack>
           {(isRefreshing || isSending) && <LinearProgress sx={{ mt: 2 }} aria-label={t('app.loading')} />}
+          {isSignInMissing && (
+            <Alert severity="info" sx={{ mt: 1 }}>
+              {t('extractor.investor.sign.in')}
+            </Alert>
+          )}
+          {isInvestor && !isSignInMissing && (
+            <InvestorList
+              investors={investors}
+              value={value || null}
+              onChange={(portfolioid) => {
+                setValue(portfolioid);
+                setIsRequiredShown(false);
+              }}
+              error={isRequiredShown ? t('error.required') : undefined}
+              autoFocus
+            />
+          )}
           {!isRecaptcha &&
-            (ask.type === 'ASK_PASSWORD' ? <PasswordField {...fieldProps} /> : <TextField {...fieldProps} />)}
-          {!isRecaptcha && (
+            !isInvestor &&
+            (SECRET_ASK_TYPES.includes(ask.type) ? (
+              <PasswordField {...fieldProps} />
+            ) : (
+              <TextField {...fieldProps} />
+            ))}
+          {!isRecaptcha && !isSignInMissing && (
             <FormControlLabel
               control={
                 <Checkbox checked={isSaved} onChange={(event) => onSaveChange(event.target.checked)} />
@@ -182,9 +212,11 @@ export function AskDialog({ ask, onAnswer, onPickArea, isRefreshing }: AskDialog
           >
             {t('ask.cancel')}
           </Button>
-          <Button type="submit" variant="contained" disabled={isCoolingDown || isSending || isRefreshing}>
-            {t('ask.confirm')}
-          </Button>
+          {!isSignInMissing && (
+            <Button type="submit" variant="contained" disabled={isCoolingDown || isSending || isRefreshing}>
+              {t('ask.confirm')}
+            </Button>
+          )}
         </DialogActions>
       </Box>
     </Dialog>

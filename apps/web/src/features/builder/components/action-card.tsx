@@ -103,6 +103,8 @@ function subheaderOf(action: BuilderAction, target: string | null, t: TFunction)
   if (action.options.dialog) parts.push(dialogAnswerText(action.options.dialog, t));
   if (action.type === 'CHECK_TEXT' && action.textValue)
     parts.push(t('builder.card.expects', { text: shortened(action.textValue) }));
+  if (action.type === 'TYPE_F_ENGINE_FIELD' && action.textValue)
+    parts.push(t('builder.card.engine.field', { field: action.textValue }));
   if ((action.type === 'SCROLL_DOWN' || action.type === 'SCROLL_UP') && action.options.number)
     parts.push(t('builder.card.scroll.by', { pixels: action.options.number }));
   const point = action.options.point;

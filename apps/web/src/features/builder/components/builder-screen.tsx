@@ -18,6 +18,7 @@ import { actionTitle } from '../../../lib/action-labels';
 import { errorText, isApiError } from '../../../lib/api-client';
 import { useBuilder } from '../hooks/use-builder';
 import { useRecordFlow } from '../hooks/use-record-flow';
+import { useEngineData } from '../hooks/use-engine-data';
 import { usePageAreas } from '../hooks/use-page-areas';
 import { ActionCard, PendingActionCard, type CardMenuMode } from './action-card';
 import { ActionMenu } from './action-menu';
@@ -60,8 +61,14 @@ export function BuilderScreen({
   onClosed,
 }: BuilderScreenProps) {
   const { t } = useTranslation();
-  const builder = useBuilder({ extractorType, itemId, isReadOnlyEdit });
-  const { areas, reload } = usePageAreas(extractorType, builder.pageVersion, builder.view !== null);
+  const engine = useEngineData();
+  const builder = useBuilder({ extractorType, itemId, isReadOnlyEdit, onEngineData: engine.remember });
+  const { areas, reload } = usePageAreas(
+    extractorType,
+    builder.pageVersion,
+    builder.view !== null,
+    engine.remember,
+  );
   const replay = useReplay(extractorType);
   const { track: trackReplay, toStep: replayToStep } = replay;
   const { refresh } = builder;
@@ -440,6 +447,8 @@ export function BuilderScreen({
             actions={actions}
             target={flow.step === 'add' ? flow.target : null}
             selectOptions={flow.step === 'add' ? flow.selectOptions : undefined}
+            engineInvestors={engine.investors}
+            engineFields={engine.fields}
             action={editedAction}
             onCancel={finish}
             onConfirm={(input) =>

@@ -22,6 +22,7 @@ import { getCurrentBuilder, openBuilder } from '../api/open-builder';
 import { getActionScreenshot, getAllScreenshots } from '../api/page-calls';
 import { validateBuilder, type ValidationProgress } from '../api/validate-builder';
 import { BUILDER_TEXTS, builderKindOf } from '../builder-texts';
+import type { EngineCarrier } from './use-engine-data';
 
 /** An action being added: its card shows (pulsing) while the page runs it. */
 export interface PendingAction {
@@ -70,6 +71,8 @@ export interface UseBuilderOptions {
   /** The item to open (router state or ?id=). */
   itemId: string;
   isReadOnlyEdit: boolean;
+  /** Each POST /extractor/ answer: what it carries of the F-engine (investors, an investor's fields). */
+  onEngineData?: (carrier: EngineCarrier) => void;
 }
 
 /**
@@ -78,7 +81,7 @@ export interface UseBuilderOptions {
  * that changes the draft. Errors show in the Error modal, a lost live page too (the next
  * call opens a fresh one).
  */
-export function useBuilder({ extractorType, itemId, isReadOnlyEdit }: UseBuilderOptions) {
+export function useBuilder({ extractorType, itemId, isReadOnlyEdit, onEngineData }: UseBuilderOptions) {
   const { t } = useTranslation();
   const kind = builderKindOf(extractorType);
   const texts = BUILDER_TEXTS[kind];
@@ -210,6 +213,7 @@ export function useBuilder({ extractorType, itemId, isReadOnlyEdit }: UseBuilder
       setPending({ type: input.type, sequence: input.sequence ?? null });
       try {
         const answer = await addActionCall(extractorType, input);
+        onEngineData?.(answer);
         changed((current) => ({
           ...current,
           actions: [...current.actions, answer.action, ...answer.dialogActions].sort(bySequence),
@@ -226,7 +230,7 @@ export function useBuilder({ extractorType, itemId, isReadOnlyEdit }: UseBuilder
         setPending(null);
       }
     },
-    [extractorType, fail, loadPicture, t, texts],
+    [extractorType, fail, loadPicture, onEngineData, t, texts],
   );
 
   /** Adds an action that needs no dialog (scrolls, back/forward, END, mouse actions, typing). */

@@ -164,16 +164,28 @@ export function ActionFieldInput({ field, view }: { field: ActionField; view: Ac
         />
       );
     case 'answer': {
-      // Only while adding on a picked element: the answer is typed into it as the action is recorded.
-      if (context.isEdit || !context.target) return null;
+      // Only while adding: typed into the picked element as the action is recorded, or (sign-in
+      // asks, no element) used to sign the builder in to the F-engine.
+      if (context.isEdit || (field.isTypedIntoPage && !context.target)) return null;
       const answerProps = {
         label: t('dialogs.field.answer'),
         value: form.answer,
         autoComplete: 'off',
         onChange: limited('answer'),
-        helperText: t('dialogs.field.answer.help'),
+        error: shown.answer !== undefined,
+        helperText:
+          shown.answer ??
+          t(field.isTypedIntoPage ? 'dialogs.field.answer.help' : 'dialogs.field.answer.engine.help'),
       };
-      return field.isSecret ? <PasswordField {...answerProps} /> : <TextField {...answerProps} />;
+      if (field.input === 'secret') return <PasswordField {...answerProps} />;
+      return (
+        <TextField
+          {...answerProps}
+          {...(field.input === 'url'
+            ? { placeholder: 'https://', slotProps: { htmlInput: { inputMode: 'url' as const } } }
+            : {})}
+        />
+      );
     }
     case 'saveForNextTime':
       return (

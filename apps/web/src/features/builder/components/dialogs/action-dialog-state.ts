@@ -185,6 +185,10 @@ function checkField(
     case 'question':
       if (field.isRequired && !form.text.trim()) errors.text = required;
       break;
+    case 'answer':
+      if (field.input === 'url' && form.answer.trim() && !isHttpUrl(form.answer.trim()))
+        errors.answer = MESSAGES['error.invalid.url'];
+      break;
     case 'password':
       if (!form.password && !context.action?.hasCredentials) errors.password = required;
       break;
@@ -299,8 +303,9 @@ function writeField(
       break;
     }
     case 'answer':
-      // Typed into the page while recording only; an edit never sends one.
-      if (!context.isEdit && form.answer) input.credentials = form.answer;
+      // Given while recording only; an edit never sends one.
+      if (!context.isEdit && form.answer)
+        input.credentials = field.input === 'url' ? form.answer.trim() : form.answer;
       break;
     case 'saveForNextTime':
       input.saveOptionsFlag = form.saveForNextTime;

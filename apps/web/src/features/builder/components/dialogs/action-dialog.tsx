@@ -10,6 +10,8 @@ import {
   type BuilderAction,
   type ElementTarget,
   type ExtractorType,
+  type FserviceDto,
+  type Investor,
 } from '@pagewright/shared';
 import { ActionFieldInput, type ActionFieldView } from './action-dialog-fields';
 import {
@@ -39,8 +41,10 @@ export interface ActionDialogProps {
   action?: BuilderAction | undefined;
   /** CLICK_SELECT: the options of the picked list, when the builder knows them (else a text field). */
   selectOptions?: readonly { label: string; value: string }[] | undefined;
-  /** TYPE_F_ENGINE_FIELD: fserviceDTO.sections of the page. */
-  fserviceSections?: readonly unknown[] | undefined;
+  /** ASK_F_ENGINE_INVESTOR: the engine's investors (the last managementDTO), null before sign-in. */
+  engineInvestors?: readonly Investor[] | null | undefined;
+  /** TYPE_F_ENGINE_FIELD: the chosen investor and its sections (the last fserviceDTO). */
+  engineFields?: FserviceDto | null | undefined;
   onCancel(): void;
   /**
    * The action as POST /extractor/ takes it. In edit mode `sequence` is the action's own (send it as
@@ -58,27 +62,57 @@ export interface ActionDialogProps {
  */
 export function ActionDialog(props: ActionDialogProps) {
   if (!props.open) return null;
-  if (props.actionType === 'ASK_F_ENGINE_INVESTOR') return <InvestorDialog open onCancel={props.onCancel} />;
-  if (props.actionType === 'TYPE_F_ENGINE_FIELD') {
-    const { mode, action, actions, target, onConfirm } = props;
+  if (props.actionType === 'ASK_F_ENGINE_INVESTOR' || props.actionType === 'TYPE_F_ENGINE_FIELD')
+    return <EngineChoiceDialog {...props} />;
+  return <OpenActionDialog {...props} />;
+}
+
+/** The F-engine steps chosen from the engine's data: an investor, or one of its fields. */
+function EngineChoiceDialog(props: ActionDialogProps) {
+  const { actionType: type, mode, action, actions, target, onCancel, onConfirm } = props;
+  const sequence =
+    mode === 'edit' && action
+      ? action.sequence
+      : nextSequence(actions.map((candidate) => candidate.sequence));
+  if (type === 'ASK_F_ENGINE_INVESTOR')
     return (
-      <FieldSelectionDialog
+      <InvestorDialog
         open
-        sections={props.fserviceSections ?? []}
-        onCancel={props.onCancel}
-        onConfirm={(field) =>
+        investors={props.engineInvestors ?? null}
+        action={action}
+        onCancel={onCancel}
+        onConfirm={(choice) =>
           onConfirm({
-            type: 'TYPE_F_ENGINE_FIELD',
-            sequence:
-              mode === 'edit' && action ? action.sequence : nextSequence(actions.map((a) => a.sequence)),
-            textValue: field,
-            ...(target ? { target } : {}),
+            type,
+            sequence,
+            textValue: choice.question,
+            saveOptionsFlag: choice.saveOptionsFlag,
+            ...(choice.portfolioid ? { credentials: choice.portfolioid } : {}),
+            ...(choice.label ? { label: choice.label } : {}),
           })
         }
       />
     );
-  }
-  return <OpenActionDialog {...props} />;
+  return (
+    <FieldSelectionDialog
+      open
+      sections={props.engineFields?.sections ?? []}
+      investor={props.engineFields?.investor}
+      elementSelector={actionElement(target, action)?.selectorValue ?? null}
+      initialField={action?.textValue}
+      initialLabel={action?.label}
+      onCancel={onCancel}
+      onConfirm={(choice) =>
+        onConfirm({
+          type,
+          sequence,
+          textValue: choice.field,
+          ...(choice.label ? { label: choice.label } : {}),
+          ...(target ? { target } : {}),
+        })
+      }
+    />
+  );
 }
 
 function OpenActionDialog(props: ActionDialogProps) {

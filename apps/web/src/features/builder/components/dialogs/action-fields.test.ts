@@ -55,7 +55,7 @@ describe('the action fields registry', () => {
     expect(kindsOf('CLICK')).toEqual([]);
     expect(ACTION_FIELDS.ASK_PASSWORD).toEqual([
       { kind: 'question', isRequired: true },
-      { kind: 'answer', isSecret: true },
+      { kind: 'answer', input: 'secret', isTypedIntoPage: true },
       { kind: 'saveForNextTime' },
     ]);
     expect(ACTION_FIELDS.ASK_RECAPTCHA).toEqual([{ kind: 'question', isRequired: false }]);

@@ -23,8 +23,11 @@ export type ActionField =
   | { kind: 'script' }
   /** An ask's question; optional where the picked area can stand in for it. */
   | { kind: 'question'; isRequired: boolean }
-  /** The answer typed into the page while adding an ask on a picked element; never stored. */
-  | { kind: 'answer'; isSecret: boolean }
+  /**
+   * The answer given while adding an ask: typed into the picked element, or for the F-engine's
+   * sign-in asks (no element) used to sign the builder in to the engine.
+   */
+  | { kind: 'answer'; input: 'text' | 'secret' | 'url'; isTypedIntoPage: boolean }
   | { kind: 'saveForNextTime' }
   | { kind: 'nextSequence' }
   | { kind: 'timeout' };
@@ -35,7 +38,14 @@ const IF_ELEMENT = [{ kind: 'nextSequence' }, { kind: 'timeout' }] as const sati
 const askFields = ({ isRequired, isSecret }: { isRequired: boolean; isSecret: boolean }) =>
   [
     { kind: 'question', isRequired },
-    { kind: 'answer', isSecret },
+    { kind: 'answer', input: isSecret ? 'secret' : 'text', isTypedIntoPage: true },
+    { kind: 'saveForNextTime' },
+  ] as const satisfies readonly ActionField[];
+/** The F-engine's sign-in asks: no element; the answer now signs the builder in to the engine. */
+const engineSignInFields = (input: 'text' | 'secret' | 'url') =>
+  [
+    { kind: 'question', isRequired: true },
+    { kind: 'answer', input, isTypedIntoPage: false },
     { kind: 'saveForNextTime' },
   ] as const satisfies readonly ActionField[];
 
@@ -96,14 +106,14 @@ export const ACTION_FIELDS = {
   /** Captchas change on every run: their answers are never saved. */
   ASK_CAPTCHA: [
     { kind: 'question', isRequired: false },
-    { kind: 'answer', isSecret: false },
+    { kind: 'answer', input: 'text', isTypedIntoPage: true },
   ],
   /** Answered by clicking the picked area's tiles, so nothing to type now. */
   ASK_RECAPTCHA: [{ kind: 'question', isRequired: false }],
   ANSWER_DIALOG: NONE,
-  ASK_F_ENGINE_USER: askFields({ isRequired: true, isSecret: false }),
-  ASK_F_ENGINE_URL: askFields({ isRequired: true, isSecret: false }),
-  ASK_F_ENGINE_PASSWORD: askFields({ isRequired: true, isSecret: true }),
+  ASK_F_ENGINE_USER: engineSignInFields('text'),
+  ASK_F_ENGINE_URL: engineSignInFields('url'),
+  ASK_F_ENGINE_PASSWORD: engineSignInFields('secret'),
   /** Opens the investor dialog instead. */
   ASK_F_ENGINE_INVESTOR: NONE,
   /** Opens the field selection dialog instead. */

@@ -1,89 +1,155 @@
-import { useState } from 'react';
-import { Alert, MenuItem, TextField } from '@mui/material';
+import { useState, type ReactNode } from 'react';
+import { Alert, Box, ListSubheader, MenuItem, TextField, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
-import { MESSAGES } from '@pagewright/shared';
+import {
+  ACTION_LABEL_MAX_LENGTH,
+  MESSAGES,
+  engineFieldPath,
+  findEngineField,
+  type EngineSection,
+  type Investor,
+} from '@pagewright/shared';
 import { DialogFrame } from './dialog-frame';
 
-/**
- * The part of an fserviceDTO section this dialog can use: a named group of named fields. The
- * contract keeps sections opaque until the F-engine exists; anything else is left out.
- */
-const sectionSchema = z.object({
-  name: z.string(),
-  fields: z.array(z.object({ name: z.string(), label: z.string().optional() })),
-});
-
-interface FieldChoice {
-  value: string;
-  text: string;
-}
-
-function fieldChoices(sections: readonly unknown[]): FieldChoice[] {
-  return sections.flatMap((section) => {
-    const parsed = sectionSchema.safeParse(section);
-    if (!parsed.success) return [];
-    return parsed.data.fields.map((field) => ({
-      value: `${parsed.data.name}.${field.name}`,
-      text: `${parsed.data.name} · ${field.label ?? field.name}`,
-    }));
-  });
+/** What TYPE_F_ENGINE_FIELD records: the field as "section.field", and an optional label. */
+export interface FieldChoice {
+  field: string;
+  label?: string;
 }
 
 export interface FieldSelectionDialogProps {
   open: boolean;
-  /** fserviceDTO.sections of the page (GET /extractor/normalized/reload). */
-  sections: readonly unknown[];
+  /** The chosen investor's sections (the last fserviceDTO the builder received). */
+  sections: readonly EngineSection[];
+  /** The chosen investor, whose values the options show. */
+  investor?: Investor | null | undefined;
+  /** The element the field is typed into (picked now, or the edited action's); null when none. */
+  elementSelector: string | null;
+  /** Edit mode: the stored "section.field" and label to start from. */
+  initialField?: string | null | undefined;
+  initialLabel?: string | null | undefined;
   onCancel(): void;
-  /** The chosen field as "section.field" (TYPE_F_ENGINE_FIELD's textValue). */
-  onConfirm(field: string): void | Promise<void>;
+  /** Rejects to keep the dialog open (the builder shows the error). */
+  onConfirm(choice: FieldChoice): void | Promise<void>;
 }
 
 /**
- * TYPE_F_ENGINE_FIELD's field selection: a field of the engine's sections. With no sections (the
- * engine is not connected) it says why the action cannot be used yet.
+ * TYPE_F_ENGINE_FIELD's dialog: one field of the chosen investor's sections, grouped by section,
+ * each showing the value a run would type now. Without sections no investor was chosen yet, so it
+ * says to add the investor step first.
  */
 export function FieldSelectionDialog(props: FieldSelectionDialogProps) {
   return props.open ? <OpenFieldSelectionDialog {...props} /> : null;
 }
 
-function OpenFieldSelectionDialog({ sections, onCancel, onConfirm }: FieldSelectionDialogProps) {
+function OpenFieldSelectionDialog({
+  sections,
+  investor,
+  elementSelector,
+  initialField,
+  initialLabel,
+  onCancel,
+  onConfirm,
+}: FieldSelectionDialogProps) {
   const { t } = useTranslation();
-  const choices = fieldChoices(sections);
-  const [field, setField] = useState('');
+  const [field, setField] = useState(() =>
+    initialField && findEngineField(sections, initialField) ? initialField : '',
+  );
+  const [label, setLabel] = useState(initialLabel ?? '');
   const [showErrors, setShowErrors] = useState(false);
+  const hasFields = sections.some((section) => section.fields.length > 0);
+  const chosen = field ? findEngineField(sections, field) : undefined;
   const error = showErrors && !field ? MESSAGES['error.required'] : undefined;
+  const valueText = (value: string | null) => value ?? t('dialogs.field.selection.no.value');
+  const optionName = (sectionName: string, fieldLabel: string) =>
+    t('dialogs.engine.field.option', { section: sectionName, field: fieldLabel });
+
+  const items: ReactNode[] = sections
+    .filter((section) => section.fields.length > 0)
+    .flatMap((section) => [
+      <ListSubheader key={`section:${section.key}`}>{section.name || section.key}</ListSubheader>,
+      ...section.fields.map((candidate) => {
+        const fieldLabel = candidate.label || candidate.key;
+        return (
+          <MenuItem
+            key={engineFieldPath(section.key, candidate.key)}
+            value={engineFieldPath(section.key, candidate.key)}
+            aria-label={optionName(section.name || section.key, fieldLabel)}
+            sx={{ display: 'flex', gap: 2, justifyContent: 'space-between' }}
+          >
+            <span>{fieldLabel}</span>
+            <Typography variant="body2" color="text.disabled" noWrap sx={{ maxWidth: '50%' }}>
+              {valueText(candidate.value)}
+            </Typography>
+          </MenuItem>
+        );
+      }),
+    ]);
+
   return (
     <DialogFrame
       open
       title={t('dialogs.field.selection.title')}
       onCancel={onCancel}
-      hasConfirm={choices.length > 0}
+      hasConfirm={hasFields}
+      isConfirmDisabled={elementSelector === null}
       onSubmit={() => {
         setShowErrors(true);
         if (!field) return false;
-        return onConfirm(field);
+        return onConfirm({ field, ...(label.trim() ? { label: label.trim() } : {}) });
       }}
     >
-      {choices.length === 0 ? (
+      {elementSelector !== null ? (
+        <Typography variant="caption" color="text.secondary" sx={{ wordBreak: 'break-all' }}>
+          {t('dialogs.target.element', { selector: elementSelector })}
+        </Typography>
+      ) : (
+        <Alert severity="warning">{t('dialogs.target.missing')}</Alert>
+      )}
+      {!hasFields ? (
         <Alert severity="info">{t('dialogs.field.selection.none')}</Alert>
       ) : (
-        <TextField
-          select
-          autoFocus
-          required
-          label={t('dialogs.field.selection.field')}
-          value={field}
-          onChange={(event) => setField(event.target.value)}
-          error={error !== undefined}
-          helperText={error}
-        >
-          {choices.map((choice) => (
-            <MenuItem key={choice.value} value={choice.value}>
-              {choice.text}
-            </MenuItem>
-          ))}
-        </TextField>
+        <>
+          {investor && (
+            <Typography variant="body2">
+              {t('dialogs.engine.field.investor', { name: investor.name, portfolioid: investor.portfolioid })}
+            </Typography>
+          )}
+          <TextField
+            select
+            autoFocus
+            required
+            label={t('dialogs.field.selection.field')}
+            value={field}
+            onChange={(event) => setField(event.target.value)}
+            error={error !== undefined}
+            helperText={
+              error ??
+              (chosen ? t('dialogs.engine.field.types', { value: valueText(chosen.field.value) }) : ' ')
+            }
+            slotProps={{
+              select: {
+                renderValue: () =>
+                  chosen
+                    ? optionName(
+                        chosen.section.name || chosen.section.key,
+                        chosen.field.label || chosen.field.key,
+                      )
+                    : '',
+              },
+            }}
+          >
+            {items}
+          </TextField>
+          <Box>
+            <TextField
+              fullWidth
+              label={t('dialogs.field.label')}
+              value={label}
+              onChange={(event) => setLabel(event.target.value.slice(0, ACTION_LABEL_MAX_LENGTH))}
+            />
+          </Box>
+        </>
       )}
     </DialogFrame>
   );
