@@ -399,12 +399,19 @@ describe('datasets filled by extractor runs', () => {
       .send({ type: 'CUSTOM', name: 'Statements', description: 'mine' })
       .expect(201);
     await api().get('/api/dataset/canceldataset').set(bearer(stranger)).expect(200);
-    const fengine = await api()
+    // An F-engine type opens a draft with its engine entity's fields (tests/integration/fengine-datasets.test.ts).
+    await api()
       .post('/api/dataset/createdataset')
-      .set(bearer(owner))
+      .set(bearer(stranger))
       .send({ type: 'FENGINE_FUND', name: 'Funds', description: 'funds' })
-      .expect(400);
-    expect(fengine.body).toMatchObject({ message: MESSAGES['dataset.type.unavailable'], field: 'type' });
+      .expect(201);
+    const fundFields = await api().get('/api/dataset/datasetfieldlist').set(bearer(stranger)).expect(200);
+    expect(
+      (fundFields.body as { datasetFieldDtoList: DatasetFieldDto[] }).datasetFieldDtoList.map(
+        (field) => field.name,
+      ),
+    ).toEqual(['fundCode', 'name', 'currency', 'nav', 'navDate']);
+    await api().get('/api/dataset/canceldataset').set(bearer(stranger)).expect(200);
   });
 
   it('an execution writes one row per table row with the labels repeated; a second one updates by key', async () => {

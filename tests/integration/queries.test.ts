@@ -1059,7 +1059,7 @@ describe('save, edit, rename, delete, cancel', () => {
     );
   });
 
-  it('edits only custom queries', async () => {
+  it('opens a FENGINE query for editing as a custom one (the same wizard builds both)', async () => {
     const fengine = await db.query.create({
       data: {
         userId: owner.id,
@@ -1069,12 +1069,13 @@ describe('save, edit, rename, delete, cancel', () => {
         datasetId: orders.id,
       },
     });
-    const refused = await api()
+    const opened = await api()
       .get('/api/query/editquery')
       .query({ queryId: fengine.id })
       .set(bearer(owner))
-      .expect(409);
-    expect(refused.body).toMatchObject({ message: MESSAGES['query.only.custom.editable'] });
+      .expect(200);
+    expect(opened.body).toMatchObject({ query: { id: fengine.id, type: 'FENGINE' } });
+    await api().put('/api/query/cancelquery').set(bearer(owner)).expect(200);
   });
 
   it('deletes', async () => {

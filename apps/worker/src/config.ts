@@ -90,6 +90,30 @@ const configSchema = z.object({
    */
   JOB_SCHEDULER_RECONCILE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   UNCONFIRMED_SIGNUP_RETENTION_DAYS: z.coerce.number().int().min(1).default(7),
+  /**
+   * The F-engine that engine datasets' rows are imported into (docs/f-engine.md). Optional: without
+   * it the rows wait, and the dataset says so.
+   */
+  FENGINE_URL: z.string().trim().optional(),
+  FENGINE_USER: z.string().optional(),
+  FENGINE_PASSWORD: z.string().optional(),
+  /**
+   * Engine hosts allowed even on a private network, comma-separated: an engine URL passes the
+   * navigation egress policy (NAVIGATION_*) extended by these hosts.
+   */
+  FENGINE_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((h) => h.trim())
+        .filter(Boolean),
+    ),
+  /** How often engine datasets with rows still waiting are queued for import again. */
+  FENGINE_IMPORT_SWEEP_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /** The first retry delay of an import (doubled at each of its 8 tries). */
+  FENGINE_IMPORT_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
 });
 
 export type WorkerConfig = z.infer<typeof configSchema>;

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { type Job, Queue, type QueueBase, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { createDatabase, createRunStarter, createSecretBox, pgSql } from '@pagewright/db';
+import { createDatabase, createFileStorage, createRunStarter, createSecretBox, pgSql } from '@pagewright/db';
 import { createMailer } from '@pagewright/mail';
 import {
+  FENGINE_IMPORT_JOBS,
   MAIL_JOBS,
   MAINTENANCE_JOBS,
   QUEUES,
@@ -27,6 +28,7 @@ import {
   workerHeartbeatKey,
 } from '@pagewright/shared';
 import { createBrowserPool } from './browser-pool.js';
+import { engineUrlPolicy } from './fengine/engine-policy.js';
 import { fairly, slotOwnerOf } from './fair-share.js';
 import { loadConfig } from './config.js';
 import { createRunStore } from './flows/run-store.js';
@@ -40,6 +42,12 @@ import { createSendMessageMailProcessor } from './processors/send-message-mail.p
 import { createMessageMailRequeue, scheduleMessageMailRequeue } from './messages/message-outbox.js';
 import { createFireSchedulerProcessor } from './processors/fire-scheduler.processor.js';
 import { createJobSchedulerReconciler } from './schedules/reconcile-job-schedulers.js';
+import {
+  createEngineImportProcessor,
+  createEngineImportSweep,
+  queueEngineImport,
+  scheduleEngineImportSweep,
+} from './processors/fengine-import.processor.js';
 import { RUN_JOB_TTL_SECONDS, SESSION_JOB_TTL_SECONDS, createKeyExpiry } from './redis-ttl.js';
 
 const config = loadConfig();
@@ -47,6 +55,7 @@ const config = loadConfig();
 const workerId = randomUUID();
 const log = pino({ level: config.LOG_LEVEL, base: { service: 'worker', pid: process.pid, workerId } });
 
+const assertEngineUrlAllowed = engineUrlPolicy(config);
 const navigationPolicy = {
   allowPrivateNetworks: config.NAVIGATION_ALLOW_PRIVATE_NETWORKS,
   allowedHosts: config.NAVIGATION_ALLOWED_HOSTS,
@@ -245,7 +254,44 @@ const schedulesWorker = new Worker(
 );
 schedulesWorker.on('failed', (job, error) => log.error({ jobId: job?.id, err: error }, 'a firing failed'));
 
-const runStore = createRunStore(db);
+// Engine datasets (issue 25): a run's new and changed rows go to the F-engine through this queue;
+// a sweep every FENGINE_IMPORT_SWEEP_SECONDS queues again the datasets whose rows still wait.
+const fengineImportQueue = new Queue(QUEUES.fengineImport, { connection, prefix });
+const queueEngineImports = async (datasetIds: readonly string[]) => {
+  for (const datasetId of datasetIds)
+    await queueEngineImport(fengineImportQueue, datasetId, config).catch((error: unknown) =>
+      log.warn({ err: error, datasetId }, 'could not queue an F-engine import; the sweep will'),
+    );
+};
+const processEngineImport = createEngineImportProcessor({
+  db,
+  sql,
+  files: createFileStorage(db),
+  config,
+  log,
+});
+const sweepEngineImports = createEngineImportSweep({ db, queue: fengineImportQueue, config, log });
+const scheduleEngineSweep = () =>
+  scheduleEngineImportSweep(fengineImportQueue, config.FENGINE_IMPORT_SWEEP_SECONDS * 1000).catch(
+    (error: unknown) => log.error({ err: error }, 'could not schedule the F-engine import sweep'),
+  );
+await scheduleEngineSweep();
+connection.on('ready', () => void scheduleEngineSweep());
+const fengineImportWorker = new Worker(
+  QUEUES.fengineImport,
+  keyExpiry.expiringJobs(RUN_JOB_TTL_SECONDS, async (job: Job) => {
+    if (job.name === FENGINE_IMPORT_JOBS.sweep) return sweepEngineImports();
+    if (job.name === FENGINE_IMPORT_JOBS.importDataset) return processEngineImport(job);
+    throw new Error(`Unknown F-engine import job: ${job.name}`);
+  }),
+  // Imports wait on the engine, not the CPU; one job per dataset at a time (its job id).
+  { connection, prefix, concurrency: 4 },
+);
+fengineImportWorker.on('failed', (job, error) =>
+  log.warn({ jobId: job?.id, attempt: job?.attemptsMade, err: error }, 'an F-engine import failed'),
+);
+
+const runStore = createRunStore(db, createFileStorage(db), { onEngineRowsPending: queueEngineImports });
 const stalledRuns: StalledRunsDeps = {
   store: runStore,
   redis: connection,
@@ -256,6 +302,7 @@ const processRunFlow = createRunFlowProcessor({
   store: runStore,
   pool: browserPool,
   navigationPolicy,
+  assertEngineUrlAllowed,
   secrets: config.ENCRYPTION_KEY ? createSecretBox(config.ENCRYPTION_KEY) : undefined,
   redis: connection,
   keyPrefix: config.REDIS_KEY_PREFIX,
@@ -277,6 +324,7 @@ const processSessionCommand = createSessionCommandProcessor({
   askTimeoutMs: config.ASK_TIMEOUT_SECONDS * 1000,
   stepValueMaxBytes: config.STEP_VALUE_MAX_BYTES,
   navigationPolicy,
+  assertEngineUrlAllowed,
   log,
 });
 /** This worker's own session queue, once it exists. */
@@ -355,6 +403,7 @@ log.info(
       QUEUES.schedules,
       QUEUES.mail,
       QUEUES.recognition,
+      QUEUES.fengineImport,
       SESSION_QUEUES.open,
       SESSION_QUEUES.ofWorker(workerId),
     ],
@@ -378,7 +427,13 @@ async function shutdown(signal: string): Promise<void> {
   await schedulesWorker.close();
   await mailWorker.close();
   await recognitionWorker.close();
-  await Promise.all([runsQueue.close(), schedulesQueue.close(), mailQueue.close()]);
+  await fengineImportWorker.close();
+  await Promise.all([
+    runsQueue.close(),
+    schedulesQueue.close(),
+    mailQueue.close(),
+    fengineImportQueue.close(),
+  ]);
   mailer.close();
   await liveViews.stop();
   await browserPool.close();

@@ -48,5 +48,6 @@ export * from './datasets/dataset-fill.js';
 export * from './datasets/dataset-query.js';
 export * from './datasets/run-rows.js';
 export * from './datasets/run-fill.js';
+export * from './datasets/engine-sync.js';
 export * from './runs/start-run.js';
 export * from './tokens.js';

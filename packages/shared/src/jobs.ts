@@ -9,6 +9,7 @@ import {
   stepValueSchema,
 } from './contracts/automation.js';
 import { sealedSecretJsonSchema } from './contracts/builder.js';
+import { fserviceDtoSchema, managementDtoSchema } from './contracts/fengine.js';
 import { failedBoxSchema, templateMismatchSchema } from './contracts/recognition.js';
 
 /**
@@ -24,6 +25,8 @@ export const QUEUES = {
   mail: 'pagewright-mail',
   /** PDFs: a template's sample turned into page images, statements read with a template. */
   recognition: 'pagewright-recognition',
+  /** Rows of engine datasets sent to the F-engine (docs/f-engine.md), and the sweep that re-queues them. */
+  fengineImport: 'pagewright-fengine-import',
 } as const;
 
 export const MAINTENANCE_JOBS = {
@@ -109,6 +112,32 @@ export const SEND_MAIL_JOB_OPTIONS = {
   removeOnComplete: { count: 1000 },
   removeOnFail: { count: 1000 },
 } as const;
+
+/** Jobs of QUEUES.fengineImport. */
+export const FENGINE_IMPORT_JOBS = {
+  /** Sends one engine dataset's pending rows to the configured F-engine. */
+  importDataset: 'fengine-import-dataset',
+  /** The periodic job: queues an import for every engine dataset with rows still waiting. */
+  sweep: 'fengine-import-sweep',
+} as const;
+export const fengineImportPayloadSchema = z.object({ datasetId: z.string().uuid() });
+export type FengineImportPayload = z.infer<typeof fengineImportPayloadSchema>;
+/** One import job at a time per dataset (a second is not queued while one waits or runs). */
+export const fengineImportJobId = (datasetId: string) => `fengine-import-${datasetId}`;
+/**
+ * An engine that is away gets the rows later: 8 tries, exponential from `firstDelayMs` (5 s: about
+ * ten minutes in all); after that the rows stay pending and the sweep queues them again. Finished
+ * jobs go at once so the next fill or sweep can queue the dataset again under the same id.
+ */
+export function fengineImportJobOptions(datasetId: string, firstDelayMs = 5_000) {
+  return {
+    jobId: fengineImportJobId(datasetId),
+    attempts: 8,
+    backoff: { type: 'exponential', delay: firstDelayMs },
+    removeOnComplete: true,
+    removeOnFail: true,
+  } as const;
+}
 
 /** Jobs of QUEUES.recognition, run in a pool of child processes of the worker (every core works). */
 export const RECOGNITION_JOBS = {
@@ -294,6 +323,9 @@ export const executeResultSchema = z.object({
   elementScreenshot: z.string().nullable(),
   /** The dialogs the step raised, as the operator answered them (each becomes an ANSWER_DIALOG). */
   dialogs: z.array(pageDialogAnswerSchema).default([]),
+  /** The live session's F-engine after the step (docs/f-engine.md); null: never signed in. */
+  managementDTO: managementDtoSchema.nullable().default(null),
+  fserviceDTO: fserviceDtoSchema.nullable().default(null),
 });
 export type ExecuteResult = z.infer<typeof executeResultSchema>;
 

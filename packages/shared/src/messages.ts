@@ -162,8 +162,8 @@ export const MESSAGES = {
   'dataset.field.keys.too.many':
     'A dataset can have at most {{max}} key fields; {{count}} are marked as key. Untick Key on the others.',
   'dataset.next.step.error': 'Unable to go to next step',
-  'dataset.type.unavailable':
-    'Only custom datasets can be created here: the F-Engine that fills the other types is not connected.',
+  'dataset.engine.field.fixed':
+    'The field "{{name}}" belongs to the F-Engine: an F-Engine dataset keeps its fields as the engine defines them (names, types and keys cannot change, none can be added or removed)',
   'dataset.no.draft': 'This dataset wizard has ended; start it again from the dashboard.',
   'dataset.map.one.action.per.extractor':
     'A dataset field can take its value from only one action of each extractor',
@@ -234,7 +234,6 @@ export const MESSAGES = {
   'query.value.not.number': 'Type a number',
   'query.value.not.date': 'Type a date (YYYY-MM-DD)',
   'query.value.not.range': 'Type two dates: from and to',
-  'query.only.custom.editable': 'Only custom queries can be edited',
   'query.no.draft': 'This query wizard has ended; start it again from the dashboard.',
   'query.saved': 'Query saved successfully',
   'query.deleted': 'Query deleted',

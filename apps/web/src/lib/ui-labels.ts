@@ -190,6 +190,14 @@ export const UI_LABELS = {
     'Click the parts of the picture the challenge asks for, one at a time. When the widget shows it is solved, press Confirm.',
   'ask.gone': 'This question is no longer waiting for an answer.',
 
+  // The F-engine's investors (components/investor-list: builder investor dialog and ask dialog)
+  'investors.search': 'Search investors',
+  'investors.list': 'Investors',
+  'investors.option': '{{name}} ({{portfolioid}})',
+  'investors.details': '{{portfolioid}} · confirmation {{confirmationNumber}}',
+  'investors.none.match': 'No investor matches the search.',
+  'investors.shown.some': 'Showing {{shown}} of {{total}}: narrow the search to see the others.',
+
   'logout.pending': 'Signing out…',
 
   // Screen-share view and file page (features screen-share and files)
@@ -275,11 +283,11 @@ export const UI_LABELS = {
   'dialogs.action.type.ANSWER_DIALOG': 'Answer dialog',
   'dialogs.action.type.CHECK_TEXT': 'Check text',
   'dialogs.field.expected.text': 'Text the page must show',
-  'dialogs.action.type.ASK_F_ENGINE_USER': 'Ask engine user',
-  'dialogs.action.type.ASK_F_ENGINE_URL': 'Ask engine URL',
-  'dialogs.action.type.ASK_F_ENGINE_PASSWORD': 'Ask engine password',
-  'dialogs.action.type.ASK_F_ENGINE_INVESTOR': 'Ask engine investor',
-  'dialogs.action.type.TYPE_F_ENGINE_FIELD': 'Type engine field',
+  'dialogs.action.type.ASK_F_ENGINE_USER': 'Ask F-engine user',
+  'dialogs.action.type.ASK_F_ENGINE_URL': 'Ask F-engine URL',
+  'dialogs.action.type.ASK_F_ENGINE_PASSWORD': 'Ask F-engine password',
+  'dialogs.action.type.ASK_F_ENGINE_INVESTOR': 'Ask F-engine investor',
+  'dialogs.action.type.TYPE_F_ENGINE_FIELD': 'Type F-engine field',
   'action.unnamed': '{{type}} ({{sequence}})',
   'dialogs.add.title': 'Add action: {{type}}',
   'dialogs.edit.title': 'Edit action: {{type}}',
@@ -303,6 +311,7 @@ export const UI_LABELS = {
   'dialogs.field.question': 'Question',
   'dialogs.field.answer': 'Answer now',
   'dialogs.field.answer.help': 'Typed into the page while recording; never stored.',
+  'dialogs.field.answer.engine.help': 'Used now to sign the builder in to the F-engine.',
   'dialogs.field.save.next.time': 'Save the answer for next time',
   'dialogs.first.action': 'The first action of a flow is Navigate; its sequence is fixed.',
   'dialogs.target.missing': 'Pick the element on the page first.',
@@ -395,10 +404,16 @@ export const UI_LABELS = {
   'dialogs.sequence.current': 'Current sequence: {{sequence}}',
   'dialogs.field.new.sequence': 'New sequence',
   'dialogs.investor.title': 'Select investor',
+  'dialogs.investor.question.default': 'Which investor?',
+  'dialogs.investor.keep': 'Choose none to keep the investor this step stored.',
   'dialogs.field.selection.title': 'Select field',
-  'dialogs.field.selection.field': 'Field',
+  'dialogs.field.selection.field': 'Investor field',
+  'dialogs.engine.field.option': '{{section}}: {{field}}',
+  'dialogs.engine.field.investor': 'Values of {{name}} ({{portfolioid}})',
+  'dialogs.engine.field.types': 'Types now: {{value}}',
+  'dialogs.field.selection.no.value': 'No value',
   'dialogs.field.selection.none':
-    'The financial-services engine has sent no field sections for this page yet, so there is no field to type into. Connect the engine and reload the page first.',
+    'Choose an investor first ("Ask F-engine investor"): its fields show here once it is chosen.',
 
   // Action builder page (features/builder: header, action menu, cards, live page view)
   'builder.close': 'Close',
@@ -416,7 +431,7 @@ export const UI_LABELS = {
   'builder.group.condition': 'Conditions',
   'builder.group.ask': 'Ask the user',
   'builder.group.flow': 'Flow',
-  'builder.group.fengine': 'Financial engine',
+  'builder.group.fengine': 'F-engine',
   'builder.card.menu': 'Actions of step {{sequence}}',
   'builder.card.edit': 'Edit',
   'builder.card.sequence': 'Edit sequence',
@@ -430,6 +445,7 @@ export const UI_LABELS = {
   'builder.card.url': 'Go to {{url}}',
   'builder.card.point': 'At {{x}}, {{y}}',
   'builder.card.expects': 'The page must show "{{text}}"',
+  'builder.card.engine.field': 'Types the investor’s {{field}}',
   'builder.card.scroll.by': 'By {{pixels}} px',
   'builder.card.table.columns_one': '{{count}} column ({{labels}})',
   'builder.card.table.columns_other': '{{count}} columns ({{labels}})',
@@ -499,6 +515,14 @@ export const UI_LABELS = {
   'datasets.dirty.hint':
     'Its fields or mappings changed after rows were written: rows written before the last change may miss the new fields until the next run fills them.',
   'datasets.row.count': 'Rows: {{count}}',
+  'datasets.engine.pending': '{{count}} rows waiting for the F-engine',
+  'datasets.engine.pending.error': '{{count}} rows waiting for the F-engine: {{error}}',
+  'datasets.engine.rejected': '{{count}} rows refused by the F-engine (sent again once they change)',
+  'datasets.engine.synced': 'All rows are in the F-engine',
+  'datasets.type.hint':
+    'An F-Engine dataset has the fields of its engine entity; its rows are imported into the F-engine after each run.',
+  'datasets.fields.engine':
+    'These are the fields of the F-engine entity: they cannot be changed. Map your extractors onto them in the next steps.',
   'datasets.field.type': 'Type',
   'datasets.type.CUSTOM': 'Custom',
   'datasets.type.FENGINE_SUB_ACCOUNT': 'F-Engine sub account',

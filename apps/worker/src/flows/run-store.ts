@@ -7,7 +7,7 @@ import {
   type PrismaClient,
   type RunStatus,
 } from '@pagewright/db';
-import { AUTOMATION_ERROR_BASE, MESSAGES, type PageElementArea } from '@pagewright/shared';
+import { AUTOMATION_ERROR_BASE, MESSAGES, type Investor, type PageElementArea } from '@pagewright/shared';
 import type { KeptFile, StepRecord } from '@pagewright/automation';
 import { flowActionInclude } from './load-flow.js';
 
@@ -90,6 +90,8 @@ export interface AskToStore {
   askMultiStepDto: { builderStep: 'USER_RESPONSE'; askDataContentSelector: string } | null;
   /** ASK_RECAPTCHA: the areas offered on the picture. */
   normalizedElements: PageElementArea[] | null;
+  /** ASK_F_ENGINE_INVESTOR: the investors offered (managementDTO.investors). */
+  investors?: Investor[] | null | undefined;
   expiresAt: Date;
 }
 
@@ -108,34 +110,46 @@ function fileMeta(userId: string, file: FileToStore): FileMeta {
 /**
  * A successful run's rows go into its datasets in the transaction that ends it. Rows that cannot be
  * written (a dataset changed under the run) do not undo the run's end: they are rolled back to a
- * savepoint and the run ends ERROR saying so, so the run is never left EXECUTING.
+ * savepoint and the run ends ERROR saying so, so the run is never left EXECUTING. Answers also the
+ * engine datasets left with rows waiting for the F-engine (their import is queued after the commit).
  */
 async function fillDatasets(
   tx: Prisma.TransactionClient,
   runId: string,
   extractorId: string,
   end: RunEnd,
-): Promise<RunEnd> {
+): Promise<{ end: RunEnd; pendingEngineDatasetIds: string[] }> {
   await tx.$executeRawUnsafe('SAVEPOINT dataset_fill');
   try {
-    await fillDatasetsOfRun(tx, { id: runId, extractorId });
+    const { pendingEngineDatasetIds } = await fillDatasetsOfRun(tx, { id: runId, extractorId });
     await tx.$executeRawUnsafe('RELEASE SAVEPOINT dataset_fill');
-    return end;
+    return { end, pendingEngineDatasetIds };
   } catch (error) {
     await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT dataset_fill');
-    return {
+    const failed: RunEnd = {
       status: 'ERROR',
       errorCode: AUTOMATION_ERROR_BASE + 13,
       errorMessage: `${MESSAGES['dataset.fill.error']} (${error instanceof Error ? error.message.slice(0, 300) : 'unknown error'})`,
     };
+    return { end: failed, pendingEngineDatasetIds: [] };
   }
+}
+
+/** What the run store tells its worker once a run's end has committed. */
+export interface RunStoreHooks {
+  /** A run left rows waiting for the F-engine in these engine datasets: queue their import. */
+  onEngineRowsPending?: (datasetIds: readonly string[]) => Promise<void>;
 }
 
 /**
  * The worker's reads and writes of runs, their steps and files (the worker's repository). Files go
  * through `files` (the API reads them back through the same store).
  */
-export function createRunStore(db: PrismaClient, files: FileStorage = createFileStorage(db)) {
+export function createRunStore(
+  db: PrismaClient,
+  files: FileStorage = createFileStorage(db),
+  hooks: RunStoreHooks = {},
+) {
   /** One step's rows: its files first, then the step pointing at them, then its table's files. */
   async function saveOne(
     tx: Prisma.TransactionClient,
@@ -220,13 +234,15 @@ export function createRunStore(db: PrismaClient, files: FileStorage = createFile
      */
     async finishRun(runId: string, runEnd: RunEnd): Promise<RunEnd | null> {
       let end = runEnd;
-      return db.$transaction(async (tx) => {
+      let pendingEngineDatasetIds: string[] = [];
+      const ended = await db.$transaction(async (tx) => {
         const finishedAt = new Date();
         // Locked: the API's stopped-run sweep may end the same run meanwhile; one of the two waits.
         const [owner] = await tx.$queryRaw<{ status: RunStatus; extractorId: string }[]>`
           SELECT status, "extractorId" FROM "Run" WHERE id = ${runId}::uuid FOR UPDATE`;
         if (owner?.status !== 'EXECUTING') return null;
-        if (end.status === 'SUCCESS') end = await fillDatasets(tx, runId, owner.extractorId, end);
+        if (end.status === 'SUCCESS')
+          ({ end, pendingEngineDatasetIds } = await fillDatasets(tx, runId, owner.extractorId, end));
         const updated = await tx.run.updateMany({
           where: { id: runId, status: 'EXECUTING' },
           data: {
@@ -256,6 +272,10 @@ export function createRunStore(db: PrismaClient, files: FileStorage = createFile
         }
         return end;
       });
+      // After the commit: a queue that is away loses no row (the rows stay pending for the sweep).
+      if (ended && pendingEngineDatasetIds.length > 0)
+        await hooks.onEngineRowsPending?.(pendingEngineDatasetIds);
+      return ended;
     },
 
     /** The answer saved for an action ("save for next time"), sealed; null when there is none. */
@@ -283,6 +303,7 @@ export function createRunStore(db: PrismaClient, files: FileStorage = createFile
             elementScreenshotFileId: screenshotId,
             askMultiStepDto: ask.askMultiStepDto ?? Prisma.DbNull,
             normalizedElements: ask.normalizedElements ?? Prisma.DbNull,
+            investors: ask.investors ?? Prisma.DbNull,
             status: 'PENDING',
             expiresAt: ask.expiresAt,
           },

@@ -44,6 +44,12 @@ export interface DatasetFill {
   rows: readonly Readonly<Record<string, FillValue>>[];
   extractorId: string | null;
   runId: string | null;
+  /**
+   * An engine dataset's table (createDatasetTable's isEngineDataset): a row whose written values
+   * change gets a new `_engine_version`, so it waits for the engine again; one written with the
+   * same values keeps its version and is not imported again.
+   */
+  isEngineDataset?: boolean;
 }
 
 /**
@@ -84,6 +90,13 @@ export async function fillDataset(
     '_extractor_id = EXCLUDED._extractor_id',
     '_run_id = EXCLUDED._run_id',
     '_updated_at = now()',
+    ...(fill.isEngineDataset
+      ? [
+          `_engine_version = CASE WHEN ROW(${columns.map((column) => `t.${column}`).join(', ')}) IS DISTINCT FROM ROW(${columns
+            .map((column) => `EXCLUDED.${column}`)
+            .join(', ')}) THEN t._engine_version + 1 ELSE t._engine_version END`,
+        ]
+      : []),
   ];
   const conflict =
     keys.length > 0
@@ -92,7 +105,7 @@ export async function fillDataset(
   // xmax is 0 on a row this statement inserted, not on one it updated: the dataset's row count.
   const [result] = await sql.query<{ inserted: number }>(
     `WITH written AS (
-       INSERT INTO ${datasetTable(fill.datasetId)} (${columns.join(', ')}, _extractor_id, _run_id)
+       INSERT INTO ${datasetTable(fill.datasetId)} AS t (${columns.join(', ')}, _extractor_id, _run_id)
        SELECT ${selects.join(', ')}, $${n + 1}::uuid, $${n + 2}::uuid FROM unnest(${unnest}) AS u(${aliases})${conflict}
        RETURNING (xmax = 0) AS inserted)
      SELECT count(*) FILTER (WHERE inserted)::int AS inserted FROM written`,

@@ -85,13 +85,28 @@ async function rebuildKeyIndex(sql: SqlRunner, datasetId: string, fields: readon
   );
 }
 
-/** The table of a new dataset, its field indexes and its key index. */
+/**
+ * The table of a new dataset, its field indexes and its key index. An engine dataset's table also
+ * keeps each row's import state (engine-sync.ts): `_engine_version` counts the row's changes,
+ * `_engine_synced_version` is the version the engine last settled (accepted, or refused with
+ * `_engine_rejection`); a row whose two versions differ is waiting for the engine.
+ */
 export async function createDatasetTable(
   sql: SqlRunner,
   datasetId: string,
   fields: readonly DatasetTableField[],
+  options: { isEngineDataset?: boolean } = {},
 ): Promise<void> {
-  const columns = fields.map(columnDefinition);
+  const columns = [
+    ...(options.isEngineDataset
+      ? [
+          '_engine_version integer NOT NULL DEFAULT 1',
+          '_engine_synced_version integer',
+          '_engine_rejection text',
+        ]
+      : []),
+    ...fields.map(columnDefinition),
+  ];
   await sql.query(
     `CREATE TABLE ${datasetTable(datasetId)} (
        _row_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -102,6 +117,11 @@ export async function createDatasetTable(
   );
   for (const field of fields) await createFieldIndex(sql, datasetId, field);
   await rebuildKeyIndex(sql, datasetId, fields);
+  if (options.isEngineDataset)
+    await sql.query(
+      `CREATE INDEX "e_${hexOf(datasetId)}" ON ${datasetTable(datasetId)} (_row_id)
+         WHERE _engine_synced_version IS DISTINCT FROM _engine_version`,
+    );
 }
 
 /**

@@ -1,18 +1,21 @@
-import { stepValueSchema } from '@pagewright/shared';
+import { isEngineDatasetType, stepValueSchema } from '@pagewright/shared';
 import type { Prisma } from '../generated/client.js';
 import { fillDataset } from './dataset-fill.js';
+import { countEngineSync } from './engine-sync.js';
 import { rowsOfRun, type FieldSource, type RunStepValue } from './run-rows.js';
 import { prismaSql } from './sql-runner.js';
 
 /**
  * Writes a successful run's values into every dataset its extractor's actions fill, in the
  * caller's transaction (the one that ends the run: the rows and the run's end commit together).
- * Returns the rows written per dataset id.
+ * Returns the rows written per dataset id, and the engine datasets it left rows pending in (their
+ * import is queued once the transaction commits).
  */
 export async function fillDatasetsOfRun(
   tx: Prisma.TransactionClient,
   run: { id: string; extractorId: string },
-): Promise<Map<string, number>> {
+): Promise<{ written: Map<string, number>; pendingEngineDatasetIds: string[] }> {
+  const pendingEngineDatasetIds: string[] = [];
   const maps = await tx.datasetMap.findMany({
     where: {
       OR: [
@@ -27,7 +30,7 @@ export async function fillDatasetsOfRun(
     },
   });
   const written = new Map<string, number>();
-  if (maps.length === 0) return written;
+  if (maps.length === 0) return { written, pendingEngineDatasetIds };
 
   const sourcesByDataset = new Map<string, FieldSource[]>();
   for (const map of maps) {
@@ -76,8 +79,9 @@ export async function fillDatasetsOfRun(
     const dataset = await tx.dataset.update({
       where: { id: datasetId },
       data: { filledAt: new Date(), isDirty: false },
-      select: { fields: { select: { id: true, type: true, isKey: true } } },
+      select: { type: true, fields: { select: { id: true, type: true, isKey: true } } },
     });
+    const isEngineDataset = isEngineDatasetType(dataset.type);
     const result = await fillDataset(sql, {
       datasetId,
       fields: dataset.fields,
@@ -85,13 +89,21 @@ export async function fillDatasetsOfRun(
       rows,
       extractorId: run.extractorId,
       runId: run.id,
+      isEngineDataset,
     });
-    if (result.inserted > 0)
+    const engineSync = isEngineDataset ? await countEngineSync(sql, datasetId) : null;
+    if (result.inserted > 0 || engineSync)
       await tx.dataset.update({
         where: { id: datasetId },
-        data: { rowCount: { increment: result.inserted } },
+        data: {
+          rowCount: { increment: result.inserted },
+          ...(engineSync
+            ? { engineSyncPending: engineSync.pending, engineSyncRejected: engineSync.rejected }
+            : {}),
+        },
       });
+    if (engineSync && engineSync.pending > 0) pendingEngineDatasetIds.push(datasetId);
     written.set(datasetId, result.written);
   }
-  return written;
+  return { written, pendingEngineDatasetIds };
 }

@@ -51,6 +51,18 @@ export const datasetDtoSchema = z.object({
   /** Rows it holds now. */
   rowCount: z.number().int().min(0),
   updatedAt: z.string(),
+  /** Engine datasets: how their rows' import into the F-engine stands (null for CUSTOM). */
+  engineSync: z
+    .object({
+      /** Rows new or changed since their last import, waiting for the engine. */
+      pending: z.number().int().min(0),
+      /** Rows the engine refused (tried again once they change). */
+      rejected: z.number().int().min(0),
+      /** Why the last import did not go through; null after a good one. */
+      lastError: z.string().nullable(),
+      lastSyncedAt: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type DatasetDto = z.infer<typeof datasetDtoSchema>;
 

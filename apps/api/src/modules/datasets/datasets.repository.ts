@@ -12,7 +12,7 @@ import {
   type ValueType,
 } from '@pagewright/db';
 import type pg from 'pg';
-import type { DatasetType } from '@pagewright/shared';
+import { isEngineDatasetType, type DatasetType } from '@pagewright/shared';
 
 /** What a dataset's save writes: its fields (ids made by the service) and their sources. */
 export interface DatasetToSave {
@@ -206,7 +206,9 @@ export function createDatasetRepository(db: PrismaClient, pool: pg.Pool, limits:
             data: dataset.fields.map((field) => ({ ...field, datasetId: dataset.id })),
           });
           await tx.datasetMap.createMany({ data: dataset.maps });
-          await createDatasetTable(sql, dataset.id, tableFields(dataset.fields));
+          await createDatasetTable(sql, dataset.id, tableFields(dataset.fields), {
+            isEngineDataset: isEngineDatasetType(dataset.type),
+          });
           return { isDirty: false };
         }
 

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import {
+  ENGINE_DATASET_ENTITIES,
   MESSAGES,
   formatMessage,
+  isEngineDatasetType,
   type CreateDatasetRequest,
   type DatasetDto,
   type DatasetEditResponse,
@@ -12,6 +14,7 @@ import {
   type LabelColumnRow,
   type RenameDatasetRequest,
   type SaveDatasetRequest,
+  type DatasetType,
   type ValueType,
 } from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
@@ -54,6 +57,38 @@ function scriptReturnType(options: unknown): string | undefined {
   if (typeof options !== 'object' || options === null) return undefined;
   const script = (options as { script?: { returnType?: unknown } }).script;
   return typeof script?.returnType === 'string' ? script.returnType : undefined;
+}
+
+const engineFieldFixed = (name: string, field: string) =>
+  AppError.validation(formatMessage('dataset.engine.field.fixed', { name }), field);
+
+/** A new engine dataset's fields: its entity's, as the contract defines them. */
+function engineFieldsOf(type: DatasetType): DatasetDraft['fields'] {
+  if (!isEngineDatasetType(type)) return [];
+  return ENGINE_DATASET_ENTITIES[type].fields.map((field) => ({
+    datasetFieldId: null,
+    name: field.name,
+    type: field.type,
+    dataSetKey: field.isKey,
+  }));
+}
+
+/**
+ * Step 1 of an engine dataset may only send its fields back as they are: the first field that is
+ * new, renamed, retyped, re-keyed or missing is named in the 400.
+ */
+function assertEngineFieldsKept(draft: DatasetDraft, request: DatasetFieldListRequest): void {
+  const fixed = new Map(draft.fields.map((field) => [field.name, field]));
+  request.fields.forEach((field, index) => {
+    const kept = fixed.get(field.name);
+    if (!kept) throw engineFieldFixed(field.name, `fields.${index}.name`);
+    const isSameId = !field.datasetFieldId || field.datasetFieldId === kept.datasetFieldId;
+    if (!isSameId || kept.type !== field.type || kept.dataSetKey !== field.dataSetKey)
+      throw engineFieldFixed(field.name, `fields.${index}`);
+  });
+  const sent = new Set(request.fields.map((field) => field.name));
+  const missing = draft.fields.find((field) => !sent.has(field.name));
+  if (missing) throw engineFieldFixed(missing.name, 'fields');
 }
 
 function fieldDtos(fields: DatasetDraft['fields']): DatasetFieldDto[] {
@@ -137,6 +172,14 @@ export function createDatasetService(deps: { datasets: DatasetRepository; drafts
       dirty: dataset.isDirty,
       rowCount: dataset.rowCount,
       updatedAt: dataset.updatedAt.toISOString(),
+      engineSync: isEngineDatasetType(dataset.type)
+        ? {
+            pending: dataset.engineSyncPending,
+            rejected: dataset.engineSyncRejected,
+            lastError: dataset.engineSyncError,
+            lastSyncedAt: dataset.engineSyncedAt?.toISOString() ?? null,
+          }
+        : null,
     };
   }
 
@@ -203,15 +246,22 @@ export function createDatasetService(deps: { datasets: DatasetRepository; drafts
     },
 
     async create(userId: string, request: CreateDatasetRequest): Promise<{ id: string }> {
-      if (request.type !== 'CUSTOM') throw AppError.validation(MESSAGES['dataset.type.unavailable'], 'type');
       if (await datasets.isNameTaken(userId, request.name)) throw nameTaken();
       const id = randomUUID();
-      await drafts.put(userId, { id, isNew: true, ...request, fields: [], hasFields: false, selected: [] });
+      // An engine dataset starts with its entity's fields, so its wizard starts at step 2 (data
+      // spec §2); step 1 shows them read-only.
+      const fields = engineFieldsOf(request.type);
+      const hasFields = fields.length > 0;
+      await drafts.put(userId, { id, isNew: true, ...request, fields, hasFields, selected: [] });
       return { id };
     },
 
     async setFields(userId: string, request: DatasetFieldListRequest): Promise<DatasetFieldDto[]> {
       const next = await drafts.update(userId, async (draft) => {
+        if (isEngineDatasetType(draft.type)) {
+          assertEngineFieldsKept(draft, request);
+          return { ...draft, hasFields: true };
+        }
         const known = new Set(draft.fields.flatMap((field) => field.datasetFieldId ?? []));
         const fields = request.fields.map((field, index) => {
           if (field.datasetFieldId && !known.has(field.datasetFieldId))
@@ -411,6 +461,8 @@ export function createDatasetService(deps: { datasets: DatasetRepository; drafts
                 field.name.toLowerCase() === query.datasetFieldName?.trim().toLowerCase(),
           );
           if (index < 0) throw AppError.notFound(MESSAGES['error.not.found']);
+          if (isEngineDatasetType(draft.type))
+            throw engineFieldFixed(draft.fields[index]?.name ?? '', 'datasetFieldId');
           if (query.datasetFieldId && (await datasets.fieldsUsedByQueries([query.datasetFieldId])).size > 0)
             throw new AppError('CONFLICT', MESSAGES['dataset.field.remove.query'], 'datasetFieldId');
           return { ...draft, fields: draft.fields.filter((_, at) => at !== index) };

@@ -13,12 +13,14 @@ import {
   type PrismaClient,
 } from '@pagewright/db';
 import type pg from 'pg';
-import type { OrderType } from '@pagewright/shared';
+import type { OrderType, QueryType } from '@pagewright/shared';
 
 /** What a query's save writes (ids made by the wizard, kept across edits). */
 export interface QueryToSave {
   id: string;
   isNew: boolean;
+  /** Follows the dataset: FENGINE over an engine dataset. */
+  type: QueryType;
   name: string;
   description: string;
   timeZone: string;
@@ -128,7 +130,7 @@ export function createQueryRepository(
             data: {
               id: query.id,
               userId,
-              type: 'CUSTOM',
+              type: query.type,
               name: query.name,
               description: query.description,
               timeZone: query.timeZone,
@@ -139,7 +141,7 @@ export function createQueryRepository(
           // A saved query's name and description change by rename only (a draft may be older).
           const updated = await tx.query.updateMany({
             where: { id: query.id, userId },
-            data: { datasetId: query.datasetId },
+            data: { datasetId: query.datasetId, type: query.type },
           });
           if (updated.count !== 1) return false;
           await tx.queryField.deleteMany({ where: { queryId: query.id } });

@@ -3,8 +3,11 @@ import { filterProblem } from '@pagewright/db';
 import {
   MESSAGES,
   QUERY_OPERATORS,
+  isEngineDatasetType,
   queryOperator,
   type CreateQueryRequest,
+  type DatasetType,
+  type QueryType,
   type QueryDataset,
   type QueryDto,
   type QueryEditResponse,
@@ -36,6 +39,10 @@ import { isNameConflict, type QueryRepository } from './queries.repository.js';
 
 const nameTaken = () => new AppError('NAME_EXISTS', MESSAGES['query.list.error.unique'], 'name');
 const queryNotFound = () => AppError.notFound(MESSAGES['query.not.found']);
+/** A query over an engine dataset is a FENGINE query; it reads and edits like a custom one. */
+const queryTypeOf = (datasetType: DatasetType): QueryType =>
+  isEngineDatasetType(datasetType) ? 'FENGINE' : 'CUSTOM';
+
 const datasetRequired = () => AppError.validation(MESSAGES['query.dataset.required'], 'datasetId');
 const fieldRequired = () => AppError.validation(MESSAGES['query.field.required'], 'fields');
 /** A draft holds at most as many filters as step 3 may send at once. */
@@ -137,7 +144,9 @@ export function createQueryService(deps: { queries: QueryRepository; drafts: Que
       await drafts.get(userId);
       const dataset = await ownedDataset(userId, datasetId);
       await drafts.update(userId, (draft) =>
-        draft.datasetId === datasetId ? draft : { ...draft, datasetId, fields: [], filters: [] },
+        draft.datasetId === datasetId
+          ? draft
+          : { ...draft, type: queryTypeOf(dataset.type), datasetId, fields: [], filters: [] },
       );
       return {
         id: dataset.id,
@@ -278,6 +287,7 @@ export function createQueryService(deps: { queries: QueryRepository; drafts: Que
         .save(userId, {
           id: draft.id,
           isNew: draft.isNew,
+          type: queryTypeOf(dataset.type),
           name: draft.name,
           description: draft.description,
           timeZone: draft.timeZone,
@@ -304,11 +314,10 @@ export function createQueryService(deps: { queries: QueryRepository; drafts: Que
       return { id: draft.id };
     },
 
-    /** Opens the caller's draft on a saved CUSTOM query and answers all the wizard shows. */
+    /** Opens the caller's draft on a saved query (CUSTOM or FENGINE) and answers all the wizard shows. */
     async edit(userId: string, queryId: string): Promise<QueryEditResponse> {
       const query = await queries.findOwned(userId, queryId);
       if (!query) throw queryNotFound();
-      if (query.type !== 'CUSTOM') throw new AppError('CONFLICT', MESSAGES['query.only.custom.editable']);
       const dataset = query.datasetId ? await queries.findDataset(userId, query.datasetId) : null;
       const draft: QueryDraft = {
         id: query.id,

@@ -34,6 +34,31 @@ function DirtyMarker() {
   );
 }
 
+/** An engine dataset's import state: rows waiting (with why), rows the engine refused. */
+function EngineSyncLine({ sync }: { sync: NonNullable<DatasetDto['engineSync']> }) {
+  const { t } = useTranslation();
+  const waiting =
+    sync.pending === 0
+      ? null
+      : sync.lastError
+        ? t('datasets.engine.pending.error', { count: sync.pending, error: sync.lastError })
+        : t('datasets.engine.pending', { count: sync.pending });
+  const text = [waiting, sync.rejected > 0 ? t('datasets.engine.rejected', { count: sync.rejected }) : null]
+    .filter(Boolean)
+    .join(' · ');
+  return (
+    <Typography
+      variant="caption"
+      component="span"
+      color={sync.pending > 0 || sync.rejected > 0 ? 'warning.main' : 'text.secondary'}
+      sx={{ display: 'block' }}
+      data-testid="dataset-engine-sync"
+    >
+      {text || t('datasets.engine.synced')}
+    </Typography>
+  );
+}
+
 /**
  * The Datasets panel of the dashboard: the caller's datasets (row count, dirty marker), reloaded
  * every `refreshIntervalMs` and whenever a run ends (runs fill datasets), with Add, Edit, Rename
@@ -96,6 +121,7 @@ export function DatasetListPanel({ refreshIntervalMs }: { refreshIntervalMs: num
                 data-testid="dataset-rows"
               >
                 {t('datasets.row.count', { count: item.rowCount })}
+                {item.engineSync && <EngineSyncLine sync={item.engineSync} />}
               </Typography>
             }
             menu={[

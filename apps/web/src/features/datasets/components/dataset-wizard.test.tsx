@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { MESSAGES, type DatasetFieldDto, type LabelColumnRow } from '@pagewright/shared';
+import { MESSAGES, type DatasetFieldDto, type DatasetType, type LabelColumnRow } from '@pagewright/shared';
 import { Toaster } from '../../../components/toaster';
 import '../../../lib/i18n';
 import { datasetWizardLocation } from '../wizard-location';
@@ -120,6 +120,7 @@ beforeEach(() => {
             dirty: false,
             rowCount: 3,
             updatedAt: '2026-11-01T10:00:00.000Z',
+            engineSync: null,
           },
           datasetFieldDtoList: draftFields,
           datasetMap: [],
@@ -149,10 +150,10 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderWizard({ isEdit = false } = {}) {
+function renderWizard({ isEdit = false, type = 'CUSTOM' as DatasetType } = {}) {
   const location = datasetWizardLocation({
     datasetId: DATASET_ID,
-    type: 'CUSTOM',
+    type,
     name: 'Prices',
     description: 'Daily prices',
     isEdit,
@@ -187,6 +188,26 @@ async function chooseType(user: ReturnType<typeof userEvent.setup>, number: numb
 }
 
 describe('dataset wizard, step 1: fields', () => {
+  it('starts an F-Engine dataset at step 2; Back shows its engine fields read-only', async () => {
+    draftFields = [
+      { id: null, datasetFieldId: null, name: 'transactionId', type: 'TEXT', dataSetKey: true, sequence: 0 },
+      { id: null, datasetFieldId: null, name: 'amount', type: 'NUMBER', dataSetKey: false, sequence: 1 },
+    ];
+    const user = renderWizard({ type: 'FENGINE_TRANSACTION' });
+    await user.click(await screen.findByRole('button', { name: 'Back' }));
+    expect((nameInput(1) as HTMLInputElement).value).toBe('transactionId');
+    expect((nameInput(1) as HTMLInputElement).disabled).toBe(true);
+    expect((screen.getByRole('checkbox', { name: 'Field 2 is a key' }) as HTMLInputElement).disabled).toBe(
+      true,
+    );
+    expect(screen.queryByRole('button', { name: 'Add field' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Remove field 1' })).toBeNull();
+    expect(screen.getByText(/fields of the F-engine entity/)).toBeTruthy();
+    // Next sends them back as they are.
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(sent('/dataset/datasetfield')).toHaveLength(1));
+  });
+
   it('starts with one TEXT key field; an empty name stops Next with the spec texts', async () => {
     const user = renderWizard();
     expect(await screen.findByRole('heading', { name: 'Prices' })).toBeTruthy();

@@ -39,7 +39,8 @@ function rowErrorOf(error: unknown, rows: readonly FieldRow[]): Map<string, stri
 /**
  * /dataset (data spec §2, §4): 1 fields, 2 labels and table columns, 3 check box mapping, then
  * Save; Cancel drops the draft. Every step works on the caller's draft on the server; a dataset
- * being edited opens it first (a non-custom one at step 2).
+ * being edited opens it first. An F-Engine dataset starts at step 2; its step 1 shows its engine
+ * entity's fields, read-only.
  */
 export function DatasetWizardPage() {
   const location = useLocation();
@@ -85,12 +86,18 @@ function DatasetWizard({ initial }: { initial: DatasetWizardState }) {
           setRows(fieldRowsOf(edited.datasetFieldDtoList));
           setOffered(edited.labelTablesColumnsDto);
           setSelected(new Set(edited.labelTablesColumnsSelect.map(rowKeyOf)));
-          // Non-custom datasets take their fields from the F-Engine: they start at step 2.
+          // F-Engine datasets have their engine entity's fields: they start at step 2 (Back shows them).
           if (edited.datasetDto.type !== 'CUSTOM') setStep(1);
         })
-      : getDatasetFieldList().then(({ datasetFieldDtoList }) => {
+      : getDatasetFieldList().then(async ({ datasetFieldDtoList }) => {
           if (!isCurrent) return;
           setRows(datasetFieldDtoList.length > 0 ? fieldRowsOf(datasetFieldDtoList) : [blankFieldRow()]);
+          if (initial.type === 'CUSTOM') return;
+          const columns = await getDatasetLabelColumns();
+          if (!isCurrent) return;
+          setOffered(columns.labelTablesColumnsDto);
+          setSelected(new Set(columns.labelTablesColumnsSelect.map(rowKeyOf)));
+          setStep(1);
         });
     opened.then(
       () => isCurrent && setLoad({ status: 'ready' }),
@@ -99,7 +106,7 @@ function DatasetWizard({ initial }: { initial: DatasetWizardState }) {
     return () => {
       isCurrent = false;
     };
-  }, [datasetId, initial.isEdit]);
+  }, [datasetId, initial.isEdit, initial.type]);
 
   const ruleErrors = fieldRowErrors(rows);
   const shownRowErrors = new Map([...serverRowErrors, ...(isSubmitted ? ruleErrors.byRow : [])]);
@@ -224,7 +231,7 @@ function DatasetWizard({ initial }: { initial: DatasetWizardState }) {
   if (load.status === 'failed') return <WizardEnded text={load.text} />;
 
   const fieldNames = mapping[0]?.checkBoxes.map((box) => box.datasetFieldName) ?? rows.map((row) => row.name);
-  const firstStep: Step = header.type === 'CUSTOM' ? 0 : 1;
+  const isEngineDataset = header.type !== 'CUSTOM';
 
   return (
     <WizardLayout
@@ -246,7 +253,7 @@ function DatasetWizard({ initial }: { initial: DatasetWizardState }) {
       }
       rightActions={
         <>
-          {step > firstStep && (
+          {step > 0 && (
             <Button onClick={() => setStep((step - 1) as Step)} disabled={isBusy}>
               {t('wizard.back')}
             </Button>
@@ -270,7 +277,13 @@ function DatasetWizard({ initial }: { initial: DatasetWizardState }) {
       }
     >
       {step === 0 && (
-        <FieldStep rows={rows} errors={shownRowErrors} onChange={changeRows} onRemove={removeRow} />
+        <FieldStep
+          rows={rows}
+          errors={shownRowErrors}
+          isReadOnly={isEngineDataset}
+          onChange={changeRows}
+          onRemove={removeRow}
+        />
       )}
       {step === 1 && (
         <LabelColumnStep rows={offered} selected={selected ?? new Set()} onChange={setSelected} />

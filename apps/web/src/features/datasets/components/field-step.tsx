@@ -1,4 +1,5 @@
 import {
+  Alert,
   Box,
   Button,
   Checkbox,
@@ -24,16 +25,18 @@ import { blankFieldRow, displayColumns, type FieldRow } from '../field-rules';
 /**
  * Step 1: the dataset's fields (name, type, key flag), a row each, and the columns they make: a
  * FILE field makes two, its file name and its file link. `errors` holds the text shown under each
- * row's name (by row key).
+ * row's name (by row key). An F-Engine dataset's fields are its engine entity's: shown read-only.
  */
 export function FieldStep({
   rows,
   errors,
+  isReadOnly = false,
   onChange,
   onRemove,
 }: {
   rows: readonly FieldRow[];
   errors: ReadonlyMap<string, string>;
+  isReadOnly?: boolean;
   onChange: (rows: FieldRow[]) => void;
   /** Removes a row; a saved field is removed by the server first, which may refuse. */
   onRemove: (row: FieldRow) => void;
@@ -48,6 +51,11 @@ export function FieldStep({
 
   return (
     <Box>
+      {isReadOnly && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {t('datasets.fields.engine')}
+        </Alert>
+      )}
       <Table size="small" aria-label={t('datasets.step.fields')}>
         <TableHead>
           <TableRow>
@@ -74,6 +82,7 @@ export function FieldStep({
                     autoFocus={index === rows.length - 1 && row.name === ''}
                     slotProps={{ htmlInput: { 'aria-label': t('datasets.fields.name.of', { number }) } }}
                     value={row.name}
+                    disabled={isReadOnly}
                     onChange={(event) => change(row.rowKey, { name: event.target.value })}
                     error={error !== undefined}
                     helperText={error}
@@ -85,6 +94,7 @@ export function FieldStep({
                     fullWidth
                     size="small"
                     value={row.type}
+                    disabled={isReadOnly}
                     onChange={(event) => change(row.rowKey, { type: event.target.value as ValueType })}
                     slotProps={{
                       select: { inputProps: { 'aria-label': t('datasets.fields.type.of', { number }) } },
@@ -100,26 +110,31 @@ export function FieldStep({
                 <TableCell align="center" sx={{ verticalAlign: 'top' }}>
                   <Checkbox
                     checked={row.dataSetKey}
+                    disabled={isReadOnly}
                     onChange={(event) => change(row.rowKey, { dataSetKey: event.target.checked })}
                     slotProps={{ input: { 'aria-label': t('datasets.fields.key.of', { number }) } }}
                   />
                 </TableCell>
                 <TableCell sx={{ verticalAlign: 'top' }}>
-                  <IconButton
-                    aria-label={t('datasets.fields.remove.of', { number })}
-                    onClick={() => onRemove(row)}
-                  >
-                    <DeleteOutlined fontSize="small" />
-                  </IconButton>
+                  {!isReadOnly && (
+                    <IconButton
+                      aria-label={t('datasets.fields.remove.of', { number })}
+                      onClick={() => onRemove(row)}
+                    >
+                      <DeleteOutlined fontSize="small" />
+                    </IconButton>
+                  )}
                 </TableCell>
               </TableRow>
             );
           })}
         </TableBody>
       </Table>
-      <Button startIcon={<Add />} onClick={() => onChange([...rows, blankFieldRow()])} sx={{ mt: 1 }}>
-        {t('datasets.fields.add')}
-      </Button>
+      {!isReadOnly && (
+        <Button startIcon={<Add />} onClick={() => onChange([...rows, blankFieldRow()])} sx={{ mt: 1 }}>
+          {t('datasets.fields.add')}
+        </Button>
+      )}
       {columns.length > 0 && (
         <Box sx={{ mt: 2 }}>
           <Typography variant="subtitle2" component="h2" id="dataset-columns-title" gutterBottom>

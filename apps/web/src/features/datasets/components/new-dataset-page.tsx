@@ -9,8 +9,8 @@ import { createDataset } from '../api/create-dataset';
 import { datasetWizardLocation } from '../wizard-location';
 
 /**
- * /dataset-extractor (data spec §2): type, name and description, then the wizard on /dataset. Only
- * Custom can be chosen: the F-Engine types show, disabled, with the reason (the API refuses them).
+ * /dataset-extractor (data spec §2): type, name and description, then the wizard on /dataset. An
+ * F-Engine type starts with its engine entity's fields (read-only in step 1).
  */
 export function NewDatasetPage() {
   const { t } = useTranslation();
@@ -38,10 +38,10 @@ export function NewDatasetPage() {
         label={t('datasets.field.type')}
         value={type}
         onChange={(event) => setType(event.target.value as DatasetType)}
-        helperText={MESSAGES['dataset.type.unavailable']}
+        helperText={type === 'CUSTOM' ? undefined : t('datasets.type.hint')}
       >
         {DATASET_TYPES.map((option) => (
-          <MenuItem key={option} value={option} disabled={option !== 'CUSTOM'}>
+          <MenuItem key={option} value={option}>
             <ListItemText primary={t(`datasets.type.${option}`)} />
           </MenuItem>
         ))}

@@ -56,11 +56,10 @@ export function QueryListPanel({ refreshIntervalMs }: { refreshIntervalMs: numbe
         isEmpty={rows.length === 0}
       >
         {rows.map((item) => {
-          const isEditable = item.type === 'CUSTOM';
           const menu: ItemMenuEntry[] = [
             { label: t('extractors.execute'), onClick: () => open(item, 'execute') },
             { label: t('extractors.rename'), onClick: () => items.openRename(item) },
-            ...(isEditable ? [{ label: t('extractors.edit'), onClick: () => open(item, 'edit') }] : []),
+            { label: t('extractors.edit'), onClick: () => open(item, 'edit') },
           ];
           return (
             <ItemListRow
@@ -76,7 +75,7 @@ export function QueryListPanel({ refreshIntervalMs }: { refreshIntervalMs: numbe
                 )
               }
               menu={menu}
-              onEdit={isEditable ? () => open(item, 'edit') : undefined}
+              onEdit={() => open(item, 'edit')}
               onDelete={() => items.openDelete(item)}
             />
           );

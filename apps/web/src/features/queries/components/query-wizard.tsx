@@ -57,9 +57,7 @@ function QueryWizard({ initial }: { initial: QueryWizardState }) {
         }
         rightActions={
           <>
-            {wizard.step === 3 && wizard.resultSource.kind === 'query' && (
-              <ExportButton queryName={wizard.header.name || t('breadcrumb.query')} />
-            )}
+            {wizard.step === 3 && <ExportButton queryName={wizard.header.name || t('breadcrumb.query')} />}
             {wizard.canGoBack && (
               <Button onClick={wizard.back} disabled={wizard.isBusy}>
                 {t('wizard.back')}
@@ -106,9 +104,7 @@ function QueryWizard({ initial }: { initial: QueryWizardState }) {
             onRemove={wizard.removeFilter}
           />
         )}
-        {wizard.step === 3 && (
-          <ResultStep key={wizard.revision} source={wizard.resultSource} revision={wizard.revision} />
-        )}
+        {wizard.step === 3 && <ResultStep key={wizard.revision} revision={wizard.revision} />}
       </WizardLayout>
       {wizard.askNoData && (
         <ConfirmDialog

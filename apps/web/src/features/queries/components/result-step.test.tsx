@@ -81,7 +81,7 @@ afterEach(() => {
 function renderResult() {
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <ResultStep source={{ kind: 'query' }} revision={1} />
+      <ResultStep revision={1} />
     </QueryClientProvider>,
   );
   return userEvent.setup({ delay: null });

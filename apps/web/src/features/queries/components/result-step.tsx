@@ -23,7 +23,7 @@ import {
 import { errorText } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { getQueryFile } from '../api/get-query-file';
-import { useQueryResult, type ResultSource } from '../api/get-query-result';
+import { useQueryResult } from '../api/get-query-result';
 import { saveBlob } from '../../../lib/file-download';
 import { base64Blob } from '../save-file';
 
@@ -106,11 +106,11 @@ function FileLink({ cell }: { cell: QueryResultCell }) {
  * Step 4: the result, a page at a time from the server (page sizes 5, 10, 25; default 5), with
  * totalOfRows. `revision` changes whenever the draft behind the result changed.
  */
-export function ResultStep({ source, revision }: { source: ResultSource; revision: number }) {
+export function ResultStep({ revision }: { revision: number }) {
   const { t } = useTranslation();
   const [page, setPage] = useState(0);
   const [size, setSize] = useState<number>(QUERY_DEFAULT_PAGE_SIZE);
-  const result = useQueryResult(source, revision, page, size);
+  const result = useQueryResult(revision, page, size);
   const data = result.data;
   const columns = resultColumns(data?.columns ?? [], {
     fileName: (name) => t('columns.file.name', { name }),

@@ -11,7 +11,6 @@ import { chooseQueryDataset } from '../api/choose-query-dataset';
 import { editQuery } from '../api/edit-query';
 import { getQueryFieldStep } from '../api/get-query-field-step';
 import { getQueryFilterStep } from '../api/get-query-filter-step';
-import type { ResultSource } from '../api/get-query-result';
 import { listQueryDatasets } from '../api/list-query-datasets';
 import { useQueryOperators } from '../api/list-query-operators';
 import { queryListQueryKey } from '../api/list-queries';
@@ -82,7 +81,6 @@ export function useQueryWizard(initial: QueryWizardState) {
   const [filterErrors, setFilterErrors] = useState<Map<string, FilterRowErrors>>(new Map());
   const [filterNotice, setFilterNotice] = useState<string | null>(null);
 
-  const [resultSource, setResultSource] = useState<ResultSource>({ kind: 'query' });
   const [revision, setRevision] = useState(0);
 
   // Each step loads what it shows from the draft as it is entered (stable: they use setters only).
@@ -111,8 +109,7 @@ export function useQueryWizard(initial: QueryWizardState) {
     setStep(2);
   }, []);
 
-  const enterResult = (source: ResultSource) => {
-    setResultSource(source);
+  const enterResult = () => {
     setRevision((current) => current + 1);
     setStep(3);
   };
@@ -158,10 +155,10 @@ export function useQueryWizard(initial: QueryWizardState) {
   const takeDataset = (dataset: QueryDataset) =>
     run(async () => {
       setAskNoData(null);
-      const chosen = await chooseQueryDataset(dataset.id);
-      // Non-custom datasets are the F-Engine's: their rows show as they are (data spec §2).
-      if (chosen.type !== 'CUSTOM') enterResult({ kind: 'dataset', datasetId: chosen.id });
-      else await enterFields();
+      // Engine datasets have fields like custom ones (their engine entity's): the same steps make a
+      // FENGINE query over them (docs/decisions.md, issue 25).
+      await chooseQueryDataset(dataset.id);
+      await enterFields();
     });
 
   const datasetNext = () => {
@@ -220,7 +217,7 @@ export function useQueryWizard(initial: QueryWizardState) {
             queryFilterId: answer.queryFilterList[index]?.queryFilterId ?? row.queryFilterId,
           })),
         );
-        enterResult({ kind: 'query' });
+        enterResult();
       } catch (error) {
         const rowErrors = filterErrorOf(error, filterRows);
         if (!rowErrors) throw error;
@@ -232,9 +229,7 @@ export function useQueryWizard(initial: QueryWizardState) {
 
   const back = () =>
     void run(async () => {
-      // A non-custom dataset's rows came straight from step 1.
-      if (step === 3 && resultSource.kind === 'dataset') await enterDatasets();
-      else if (step === 1) await enterDatasets();
+      if (step === 1) await enterDatasets();
       else setStep((step - 1) as QueryStep);
     });
 
@@ -261,9 +256,9 @@ export function useQueryWizard(initial: QueryWizardState) {
     load,
     step,
     isBusy,
-    canGoBack: step > minStep && !(mode === 'execute' && resultSource.kind === 'dataset'),
-    // Save only on step 4, never when run from the dashboard, and only for a query's own result.
-    canSave: step === 3 && mode !== 'execute' && resultSource.kind === 'query',
+    canGoBack: step > minStep,
+    // Save only on step 4, never when run from the dashboard.
+    canSave: step === 3 && mode !== 'execute',
     isExecute: mode === 'execute',
     operators: operators.data ?? [],
     datasetStep: { datasets: datasets ?? [], chosenDatasetId, notice: datasetNotice },
@@ -289,7 +284,6 @@ export function useQueryWizard(initial: QueryWizardState) {
       setFilterNotice(null);
     },
     removeFilter,
-    resultSource,
     revision,
     datasetNext,
     fieldsNext,
