@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { MESSAGES } from '@pagewright/shared';
+import { SignJWT } from 'jose';
+import { DASHBOARD_PANELS, FENGINE_VISIBLE_PANELS, MESSAGES } from '@pagewright/shared';
 import { createConfirmedUser } from '../support/accounts.js';
 import { GOOD_PASSWORD, expect, loginThroughUi, test } from './fixtures.js';
+import { E2E_FENGINE_AUDIENCE, E2E_FENGINE_ISSUER } from './global-setup.js';
 
 const apiUrl = () => process.env.PW_E2E_BASE_URL!;
 const mailUrl = () => process.env.PW_E2E_MAIL_URL!;
@@ -12,18 +14,55 @@ test('an F-engine entry with a malformed token shows the error and goes to login
   await expect(page).toHaveURL(/\/login$/);
 });
 
-test('an F-engine entry with an access token opens the dashboard in remote-engine mode', async ({ page }) => {
-  const user = await createConfirmedUser(apiUrl(), mailUrl(), 'fengine');
-  await page.goto(`/messaging-fengine/${user.accessToken}`);
+/** A token the F-engine of the e2e stack signs (tests/e2e/global-setup.ts) for one of its users. */
+function engineToken(email: string): Promise<string> {
+  return new SignJWT({ email, given_name: 'Fenna', family_name: 'Engine' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(`engine-user-${randomBytes(6).toString('hex')}`)
+    .setIssuer(E2E_FENGINE_ISSUER)
+    .setAudience(E2E_FENGINE_AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .sign(new TextEncoder().encode(process.env.PW_E2E_FENGINE_JWT_SECRET!));
+}
+
+test('an F-engine entry with a token the engine signed opens the dashboard in remote-engine mode', async ({
+  page,
+}) => {
+  const token = await engineToken(`fengine.${randomBytes(4).toString('hex')}@example.com`);
+  await page.goto(`/screen-share-fengine/${token}`);
   await expect(page).toHaveURL(/\/dashboard$/);
   // Remote-engine mode hides the top bar; the F-engine flag keeps only messaging and navigators.
   await expect(page.getByTestId('panel-messaging')).toBeVisible();
   await expect(page.getByTestId('panel-navigators')).toBeVisible();
-  await expect(page.getByTestId('panel-extractors')).toHaveCount(0);
+  for (const panel of DASHBOARD_PANELS.filter(({ id }) => !FENGINE_VISIBLE_PANELS.includes(id)))
+    await expect(page.getByTestId(`panel-${panel.id}`)).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Logout' })).toHaveCount(0);
-  expect(
-    await page.evaluate(() => [localStorage.getItem('fengine'), localStorage.getItem('messaging')]),
-  ).toEqual(['true', 'true']);
+  // The session is Pagewright's own (it refreshes like any other), not the engine's token.
+  const stored = await page.evaluate(() => ({
+    accessToken: localStorage.getItem('accessToken'),
+    refreshToken: localStorage.getItem('refreshToken'),
+    fengine: localStorage.getItem('fengine'),
+    messaging: localStorage.getItem('messaging'),
+  }));
+  expect(stored).toMatchObject({ fengine: 'true', messaging: null });
+  expect(stored.accessToken).not.toBe(token);
+  expect(stored.refreshToken).toBeTruthy();
+});
+
+test('an F-engine entry with a tampered token shows the error and goes to login', async ({ page }) => {
+  const [header, , signature] = (await engineToken('tampered@example.com')).split('.');
+  const payload = Buffer.from(
+    JSON.stringify({
+      sub: 'someone-else',
+      email: 'victim@example.com',
+      exp: Math.floor(Date.now() / 1000) + 300,
+    }),
+  ).toString('base64url');
+  await page.goto(`/messaging-fengine/${header}.${payload}.${signature}`);
+  await expect(page.getByText(MESSAGES['error.invalid.token.parameter'])).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await page.evaluate(() => localStorage.getItem('accessToken'))).toBeNull();
 });
 
 test('the dashboard shows the panels the settings switch on', async ({ page }) => {

@@ -31,8 +31,11 @@ export interface TestStack {
   readonly worker: RunningProcess;
   /** Starts one more worker process on the same database and queues, stopped with the stack. */
   startWorker(): Promise<RunningProcess>;
-  /** Starts one more API process on the same database, Redis prefix and secrets, stopped with the stack. */
-  startApi(): Promise<RunningApi>;
+  /**
+   * Starts one more API process on the same database, Redis prefix and secrets, stopped with the
+   * stack; `env` adds or overrides settings of that process alone.
+   */
+  startApi(env?: Record<string, string>): Promise<RunningApi>;
   stop(): Promise<void>;
 }
 
@@ -243,7 +246,11 @@ export async function startStack({
     // More API processes share the first one's database, Redis prefix and secrets: a token signed
     // by one is good on every other, as behind a load balancer.
     let apiCount = 0;
-    const addApi = async (port: number, attempt = 1): Promise<RunningApi> => {
+    const addApi = async (
+      port: number,
+      attempt = 1,
+      extraEnv: Record<string, string> = {},
+    ): Promise<RunningApi> => {
       apiCount += 1;
       const url = `http://127.0.0.1:${port}`;
       const name = apiCount === 1 ? 'api' : `api-${apiCount}`;
@@ -251,7 +258,7 @@ export async function startStack({
         name,
         process.execPath,
         args,
-        port === apiPort ? apiEnv : { ...apiEnv, PORT: String(port) },
+        port === apiPort ? apiEnv : { ...apiEnv, PORT: String(port), ...extraEnv },
       );
       processes.push(started);
       try {
@@ -272,7 +279,7 @@ export async function startStack({
         // their stacks at once); a second death is the product's.
         if (attempt > 1 || started.child.exitCode === null) throw error;
         apiCount -= 1;
-        return addApi(port, attempt + 1);
+        return addApi(port, attempt + 1, extraEnv);
       }
       return { url, logFile: started.logFile, process: started };
     };
@@ -328,7 +335,7 @@ export async function startStack({
       databaseName: database.name,
       apiLogFile: api.logFile,
       apiProcess: api.process,
-      startApi: async () => addApi(await freePort()),
+      startApi: async (extraEnv) => addApi(await freePort(), 1, extraEnv),
       get worker() {
         return worker;
       },

@@ -31,6 +31,9 @@ import { createAccessTokens } from './modules/auth/access-token.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createSessionRepository } from './modules/auth/session.repository.js';
+import { createEngineAccountLinkRepository } from './modules/auth/engine-account-link.repository.js';
+import { createEngineSignInService } from './modules/auth/engine-sign-in.service.js';
+import { createEngineTokenVerifier } from './modules/auth/engine-token.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createLiveEventsHub } from './modules/live/live-events.hub.js';
 import { liveRoutes } from './modules/live/live.routes.js';
@@ -146,6 +149,12 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     windowMs: config.LOGIN_ADDRESS_FAILURE_WINDOW_SECONDS * 1000,
   });
   const auth = createAuthService({ config, users, sessions, accessTokens, loginFailures });
+  const engineSignIn = createEngineSignInService({
+    verifier: createEngineTokenVerifier(config),
+    links: createEngineAccountLinkRepository(app.db),
+    users,
+    startSession: auth.startSession,
+  });
   const userService = createUserService({ config, users, mailer, log: app.log });
   const settings = createSettingsService(createSettingsRepository(app.db));
   // Commands to live browser sessions wait on BullMQ: a connection without a retry cap.
@@ -246,7 +255,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
-      await api.register(authRoutes, { auth });
+      await api.register(authRoutes, { auth, engineSignIn });
       await api.register(userRoutes, { users: userService, auth });
       await api.register(settingsRoutes, { settings });
       await api.register(liveRoutes, { hub: liveEvents });

@@ -84,6 +84,8 @@ export const REDACTED_LOG_PATHS = [
   'req.headers.cookie',
   'req.body.password',
   'req.body.refreshToken',
+  // POST /auth/fengine/exchange: the F-engine's sign-in JWT.
+  'req.body.token',
   'headers.authorization',
   'headers.cookie',
   'res.headers["set-cookie"]',

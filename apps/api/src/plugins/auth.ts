@@ -73,7 +73,10 @@ export const authPlugin = fp(async (app: FastifyInstance, { accessTokens, sessio
     if (!caller) throw new AppError('SESSION_EXPIRED', MESSAGES['login.error.session.expired']);
     if (!caller.enabled) throw new AppError('USER_DISABLED', MESSAGES['login.error.disabled']);
 
-    const { daysToExpire, mustChangePassword } = passwordState(caller, app.config.PASSWORD_EXPIRY_DAYS);
+    const state = passwordState(caller, app.config.PASSWORD_EXPIRY_DAYS);
+    const { daysToExpire } = state;
+    // The engine vouches for a remote-engine session's user, who types no Pagewright password there.
+    const mustChangePassword = caller.startedByEngine ? caller.tempPasswordSet : state.mustChangePassword;
     if (mustChangePassword && !allowWhilePasswordChangeRequired) {
       throw new AppError('PASSWORD_CHANGE_REQUIRED', MESSAGES['password.change.required']);
     }

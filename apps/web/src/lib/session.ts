@@ -142,14 +142,15 @@ export function setNavigatorToken(token: string | null): void {
   changed();
 }
 
-/** Remote-engine entry: the F-engine hands over an access token (and, for messaging, the flag). */
-export function storeRemoteEngineSession(accessToken: string, isMessaging: boolean): void {
+/**
+ * Remote-engine entry: the session the F-engine's token was exchanged for, stored as a sign-in
+ * stores it (so it refreshes like any other), then marked remote-engine (and messaging).
+ */
+export function storeRemoteEngineSession(login: LoginResponse, isMessaging: boolean): void {
   clearSession();
-  hasExpired = false;
-  write('accessToken', accessToken);
+  storeLogin(login);
   write('fengine', 'true');
   if (isMessaging) write('messaging', 'true');
-  markSessionStarted();
   changed();
 }
 

@@ -59,6 +59,34 @@ export type RefreshResponse = z.infer<typeof refreshResponseSchema>;
 
 export const tokenParamSchema = z.object({ token: z.string().min(1).max(512) });
 
+/** The longest F-engine token accepted: a signed JWT with a few claims is well under it. */
+export const ENGINE_TOKEN_MAX_LENGTH = 8192;
+
+/**
+ * POST /auth/fengine/exchange (remote-engine mode): a JWT the F-engine signed. Its shape, signature
+ * and claims are the service's to check, so every bad token gets the same 401.
+ */
+export const engineTokenExchangeRequestSchema = z.object({
+  token: z
+    .string({ error: MESSAGES['error.invalid.token.parameter'] })
+    .max(ENGINE_TOKEN_MAX_LENGTH, MESSAGES['error.invalid.token.parameter']),
+});
+export type EngineTokenExchangeRequest = z.infer<typeof engineTokenExchangeRequestSchema>;
+
+const engineNameClaim = z.string().trim().max(PERSON_NAME_MAX_LENGTH).refine(isOneLine).optional();
+
+/**
+ * The claims an F-engine token must carry beyond iss, aud and exp (checked when it is verified):
+ * the engine's user id, that user's e-mail address, and optionally the names a new account gets.
+ */
+export const engineTokenClaimsSchema = z.object({
+  sub: z.string().trim().min(1).max(255),
+  email: z.string().trim().max(EMAIL_MAX_LENGTH).regex(EMAIL_PATTERN),
+  given_name: engineNameClaim,
+  family_name: engineNameClaim,
+});
+export type EngineTokenClaims = z.infer<typeof engineTokenClaimsSchema>;
+
 /** POST /user (sign-up). `username` is the e-mail address, as on login. */
 export const signUpRequestSchema = z.object({
   username: emailField,

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  engineTokenExchangeRequestSchema,
   loginRequestSchema,
   loginResponseSchema,
   refreshRequestSchema,
@@ -8,11 +9,18 @@ import {
 } from '@pagewright/shared';
 import { errorResponses } from '../../lib/error-responses.js';
 import type { AuthService } from './auth.service.js';
+import type { EngineSignInService } from './engine-sign-in.service.js';
 
 const errors = errorResponses(400, 401, 403, 429);
 
-/** POST /auth (sign in), PUT /auth (refresh with rotation), POST /auth/login-token/:token. */
-export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
+/**
+ * POST /auth (sign in), PUT /auth (refresh with rotation), POST /auth/login-token/:token,
+ * POST /auth/fengine/exchange (remote-engine sign-in).
+ */
+export const authRoutes: FastifyPluginAsyncZod<{
+  auth: AuthService;
+  engineSignIn: EngineSignInService;
+}> = async (app, { auth, engineSignIn }) => {
   const loginRateLimit = {
     // After body parsing: the key includes the account being signed in to.
     hook: 'preHandler' as const,
@@ -56,5 +64,23 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
       response: { 200: loginResponseSchema, ...errors },
     },
     handler: (request) => auth.loginWithToken(request.params.token),
+  });
+
+  app.post('/auth/fengine/exchange', {
+    // As many tries per address as a sign-in to one account: guessing at signatures gets nowhere.
+    config: {
+      rateLimit: {
+        max: app.config.LOGIN_RATE_LIMIT_MAX,
+        timeWindow: app.config.LOGIN_RATE_LIMIT_WINDOW_SECONDS * 1000,
+        keyGenerator: (request: { ip: string }) => `fengine-exchange:${request.ip}`,
+      },
+    },
+    schema: {
+      tags: ['auth'],
+      summary: 'Sign in with a token the F-engine signed (remote-engine mode)',
+      body: engineTokenExchangeRequestSchema,
+      response: { 200: loginResponseSchema, ...errors },
+    },
+    handler: (request) => engineSignIn.exchange(request.body.token, request.log),
   });
 };

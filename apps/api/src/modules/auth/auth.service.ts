@@ -36,12 +36,16 @@ export function createAuthService({ config, users, sessions, accessTokens, login
     if (!user.enabled) throw new AppError('USER_DISABLED', MESSAGES['login.error.disabled']);
   }
 
-  async function startSession(user: User): Promise<LoginResponse> {
+  async function startSession(
+    user: User,
+    options: { startedByEngine?: boolean } = {},
+  ): Promise<LoginResponse> {
     const refreshToken = newOpaqueToken();
     const family = await sessions.createFamilyWithToken(
       user.id,
       hashToken(refreshToken),
       new Date(Date.now() + config.REFRESH_TOKEN_TTL_DAYS * DAY_MS),
+      options.startedByEngine ?? false,
     );
     const { daysToExpire } = passwordState(user, config.PASSWORD_EXPIRY_DAYS);
     return {
@@ -56,6 +60,9 @@ export function createAuthService({ config, users, sessions, accessTokens, login
   }
 
   return {
+    /** A new sign-in session for a user already checked: remote-engine sign-in starts one too. */
+    startSession,
+
     /** Sign-in from `clientAddress` (the connection's peer, or the client a trusted proxy names). */
     async login(username: string, password: string, clientAddress: string): Promise<LoginResponse> {
       if (await loginFailures.isOverCeiling(clientAddress))

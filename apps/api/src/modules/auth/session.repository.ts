@@ -10,6 +10,8 @@ export interface SessionCaller {
   enabled: boolean;
   tempPasswordSet: boolean;
   passwordChangedAt: Date;
+  /** The session was started by an F-engine token (remote-engine mode). */
+  startedByEngine: boolean;
 }
 
 /**
@@ -22,7 +24,7 @@ export interface SessionCaller {
 const LIVE_SESSION_CALLER = {
   name: 'live-session-caller',
   text: `SELECT u.id, u.email, u."firstName", u."lastName", u.enabled, u."tempPasswordSet",
-                u."passwordChangedAt" AT TIME ZONE 'UTC' AS "passwordChangedAt"
+                u."passwordChangedAt" AT TIME ZONE 'UTC' AS "passwordChangedAt", f."startedByEngine"
          FROM "RefreshTokenFamily" f
          JOIN "User" u ON u.id = f."userId"
          WHERE f.id = $1::uuid AND f."userId" = $2::uuid
@@ -41,9 +43,9 @@ export function createSessionRepository(db: PrismaClient, sql: pg.Pool) {
       const { rows } = await sql.query<SessionCaller>({ ...LIVE_SESSION_CALLER, values: [familyId, userId] });
       return rows[0] ?? null;
     },
-    createFamilyWithToken(userId: string, tokenHash: string, expiresAt: Date) {
+    createFamilyWithToken(userId: string, tokenHash: string, expiresAt: Date, startedByEngine = false) {
       return db.refreshTokenFamily.create({
-        data: { userId, expiresAt, tokens: { create: { tokenHash, expiresAt } } },
+        data: { userId, expiresAt, startedByEngine, tokens: { create: { tokenHash, expiresAt } } },
       });
     },
     findTokenWithFamily(tokenHash: string) {

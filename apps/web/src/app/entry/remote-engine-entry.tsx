@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
+import { exchangeEngineToken } from '../../features/auth/api/exchange-engine-token';
+import { ApiError } from '../../lib/api-client';
 import { PATHS } from '../../lib/paths';
 import { storeRemoteEngineSession } from '../../lib/session';
 import { toast } from '../../lib/toast';
@@ -12,8 +14,9 @@ function isThreePartToken(token: string): boolean {
 }
 
 /**
- * /screen-share-fengine/:token and /messaging-fengine/:token: the F-engine hands over an access
- * token; the session becomes remote-engine (and messaging for the second path).
+ * /screen-share-fengine/:token and /messaging-fengine/:token: the F-engine hands over a token it
+ * signed; the API exchanges it for a Pagewright session, which becomes remote-engine (and messaging
+ * for the second path). A token of another shape is refused without asking the API (spec §2).
  */
 export function RemoteEngineEntry({ isMessaging }: { isMessaging: boolean }) {
   const { t } = useTranslation();
@@ -24,13 +27,27 @@ export function RemoteEngineEntry({ isMessaging }: { isMessaging: boolean }) {
   useEffect(() => {
     if (handledToken.current === token) return;
     handledToken.current = token;
-    if (!isThreePartToken(token)) {
-      toast.error(t('error.invalid.token.parameter'));
+    const refuse = (message: string = t('error.invalid.token.parameter')) => {
+      toast.error(message);
       navigate(PATHS.login, { replace: true });
+    };
+    if (!isThreePartToken(token)) {
+      refuse();
       return;
     }
-    storeRemoteEngineSession(token, isMessaging);
-    navigate(PATHS.dashboard, { replace: true });
+    exchangeEngineToken(token)
+      .then((login) => {
+        storeRemoteEngineSession(login, isMessaging);
+        navigate(PATHS.dashboard, { replace: true });
+      })
+      .catch((error: unknown) => {
+        // A disabled account says so; every refused token gets the invalid-token text.
+        refuse(
+          error instanceof ApiError && error.status === 403 && error.hasServerMessage
+            ? error.message
+            : undefined,
+        );
+      });
   }, [token, isMessaging, navigate, t]);
 
   return null;
