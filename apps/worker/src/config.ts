@@ -8,6 +8,17 @@ import {
   serviceConfigShape,
 } from '@pagewright/shared';
 
+/** A comma-separated list of host names, without blanks. */
+const hostList = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((host) => host.trim())
+      .filter(Boolean),
+  );
+
 /** The worker's one typed configuration, parsed once from the environment. */
 const configSchema = z.object({
   ...serviceConfigShape,
@@ -16,15 +27,7 @@ const configSchema = z.object({
   /** Let flows reach loopback, private and link-local addresses (intranet deployments only). */
   NAVIGATION_ALLOW_PRIVATE_NETWORKS: booleanFromEnv.default(false),
   /** Hosts flows may reach even when private, comma-separated (e.g. an intranet app, a test site). */
-  NAVIGATION_ALLOWED_HOSTS: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((h) => h.trim())
-        .filter(Boolean),
-    ),
+  NAVIGATION_ALLOWED_HOSTS: hostList,
   /** How long the link in a message's e-mail opens the thread without a session (days). */
   MESSAGE_LINK_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /**
@@ -101,15 +104,7 @@ const configSchema = z.object({
    * Engine hosts allowed even on a private network, comma-separated: an engine URL passes the
    * navigation egress policy (NAVIGATION_*) extended by these hosts.
    */
-  FENGINE_ALLOWED_HOSTS: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((h) => h.trim())
-        .filter(Boolean),
-    ),
+  FENGINE_ALLOWED_HOSTS: hostList,
   /** How often engine datasets with rows still waiting are queued for import again. */
   FENGINE_IMPORT_SWEEP_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   /** The first retry delay of an import (doubled at each of its 8 tries). */
