@@ -5,6 +5,9 @@ import { ScriptEditor } from './script-editor';
 import { SCRIPT_TEMPLATES, scriptForReturnType, scriptSyntaxError, type ScriptValue } from './script-rules';
 import { renderDialog } from './test-support';
 
+/** How long the lazily loaded editor may take to appear (seconds on a loaded 2-core CI host). */
+const EDITOR_LOAD = { timeout: 20_000 };
+
 function Harness({ initial }: { initial: ScriptValue }) {
   const [value, setValue] = useState(initial);
   return (
@@ -29,8 +32,8 @@ describe('ScriptEditor', () => {
     renderDialog(<Harness initial={{ script: 'const a = 1;\nreturn a +;', returnType: 'NUMBER' }} />);
     const error = await screen.findByText('SyntaxError: Unexpected token (2:10)');
     expect(error.getAttribute('role')).toBe('alert');
-    // CodeMirror loads when the editor is first shown.
-    expect((await screen.findByRole('textbox', { name: 'Script code' })).textContent).toContain(
+    // CodeMirror loads when the editor is first shown: a 470 kB chunk, slow on a busy machine.
+    expect((await screen.findByRole('textbox', { name: 'Script code' }, EDITOR_LOAD)).textContent).toContain(
       'return a +;',
     );
     // The lint marker underlines the offending character in the editor itself.
@@ -45,7 +48,7 @@ describe('ScriptEditor', () => {
     const { user } = renderDialog(
       <Harness initial={{ script: SCRIPT_TEMPLATES.TEXT, returnType: 'TEXT' }} />,
     );
-    await screen.findByRole('textbox', { name: 'Script code' });
+    await screen.findByRole('textbox', { name: 'Script code' }, EDITOR_LOAD);
     await user.click(screen.getByLabelText(/^Return type/));
     await user.click(within(screen.getByRole('listbox')).getByText('Date and time'));
     expect(screen.getByTestId('script').textContent).toBe(SCRIPT_TEMPLATES.DATETIME);
