@@ -226,6 +226,11 @@ const configSchema = z
     SCHEDULER_FIRINGS_MAX_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(600),
     /** How long pdf-to-text waits for its PDF to be read (the worker ends a job at its own limit). */
     RECOGNITION_WAIT_SECONDS: z.coerce.number().int().min(5).max(3600).default(180),
+    /**
+     * Calls one API key may make per minute on the public API (/api/v1), counted in fixed one-minute
+     * windows in Redis (every API process shares them); one more answers 429 with Retry-After.
+     */
+    API_KEY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
     WEB_DIST: z.string().default('apps/web/dist'),
     ...fengineConfigShape,
   })

@@ -12,3 +12,6 @@ export function errorResponses<const S extends number>(
 
 /** Routes behind a bearer token, as OpenAPI names it. */
 export const bearerSecurity = [{ bearerAuth: [] }];
+
+/** Routes of the public API (/api/v1), called with an API key (`Authorization: Bearer pw_…`). */
+export const apiKeySecurity = [{ apiKey: [] }];

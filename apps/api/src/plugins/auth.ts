@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { MESSAGES } from '@pagewright/shared';
+import { API_KEY_PREFIX, MESSAGES } from '@pagewright/shared';
 import { AppError } from '../lib/app-error.js';
 import type { AccessTokens } from '../modules/auth/access-token.js';
 import { passwordState } from '../modules/auth/password-policy.js';
@@ -66,6 +66,8 @@ export const authPlugin = fp(async (app: FastifyInstance, { accessTokens, sessio
     allowWhilePasswordChangeRequired: boolean,
   ): Promise<AuthenticatedUser> {
     if (!token) throw new AppError('UNAUTHORIZED', MESSAGES['error.unauthorized']);
+    // An API key opens only the public API (/api/v1, plugins/api-key-auth.ts), never a session's calls.
+    if (token.startsWith(API_KEY_PREFIX)) throw new AppError('UNAUTHORIZED', MESSAGES['apikey.session.only']);
     const claims = accessTokens.verify(token);
     if (!claims) throw new AppError('SESSION_EXPIRED', MESSAGES['login.error.session.expired']);
 

@@ -10,8 +10,10 @@ import { fillDataset, type FillValue } from './dataset-fill.js';
 import {
   DatasetQueryError,
   datasetQueryPage,
+  datasetQueryPageAt,
   datasetsHoldFile,
   filterProblem,
+  isSortedDatasetQuery,
   openDatasetQueryCursor,
   type DatasetQuery,
   type DatasetQueryColumn,
@@ -110,7 +112,19 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // pool.end() resolves before its clients' sockets close: the database is dropped only once every
+  // client has gone, else the drop's FORCE ends a closing connection and its error goes unhandled.
+  const open = pool?.totalCount ?? 0;
+  const closed = new Promise<void>((resolve) => {
+    let removed = 0;
+    if (open === 0) resolve();
+    pool?.on('remove', () => {
+      removed += 1;
+      if (removed === open) resolve();
+    });
+  });
   await pool?.end();
+  await closed;
   await prisma?.$disconnect();
   if (database) await dropTestDatabase(database.name);
 });
@@ -385,5 +399,59 @@ describe('datasetsHoldFile', () => {
     expect(await datasetsHoldFile(sql, datasets, fileId)).toBe(true);
     expect(await datasetsHoldFile(sql, datasets, randomUUID())).toBe(false);
     expect(await datasetsHoldFile(sql, [], fileId)).toBe(false);
+  });
+});
+
+describe('datasetQueryPageAt (the public API pages, issue 26)', () => {
+  /** Every page of a query from the start, each position following the last. */
+  async function allPages(query: DatasetQuery, limit: number) {
+    const pages: (string | null)[][] = [];
+    let position: Parameters<typeof datasetQueryPageAt>[2] = isSortedDatasetQuery(query)
+      ? { offset: 0 }
+      : null;
+    for (;;) {
+      const page = await datasetQueryPageAt(sql, query, position, limit);
+      pages.push(page.rows.map((row) => row.cells[0]?.value ?? null));
+      const last = page.rows.at(-1);
+      if (!page.hasMore || !last) return pages;
+      position =
+        position && 'offset' in position
+          ? { offset: position.offset + page.rows.length }
+          : { afterRowId: last.rowId };
+    }
+  }
+
+  it('pages rows in row order after the last row id, filters applied', async () => {
+    expect(isSortedDatasetQuery(base)).toBe(false);
+    expect(await allPages(base, 3)).toEqual([
+      ['Alice', 'alice', 'Bob'],
+      ['50% off', 'a_b', 'back\\slash'],
+      ['', null],
+    ]);
+    // Names containing "a" (ILIKE): the keyset condition adds to the filter.
+    expect(await allPages({ ...base, filters: [on('name', 3, 'a')] }, 2)).toEqual([
+      ['Alice', 'alice'],
+      ['a_b', 'back\\slash'],
+    ]);
+  });
+
+  it('pages a sorted query by offset, in its order', async () => {
+    const sorted: DatasetQuery = {
+      ...base,
+      columns: [{ ...field.amount, orderType: 'DESCENDING', orderSequence: 1 }, field.name],
+    };
+    expect(isSortedDatasetQuery(sorted)).toBe(true);
+    const pages = await allPages(sorted, 3);
+    expect(pages.flat()).toEqual([
+      null,
+      '99999999999999999999.123456789',
+      '1000',
+      '10.50',
+      '7',
+      '7',
+      '0.001',
+      '-2',
+    ]);
+    expect(pages.map((page) => page.length)).toEqual([3, 3, 2]);
   });
 });

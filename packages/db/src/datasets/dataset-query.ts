@@ -423,6 +423,45 @@ export async function datasetQueryPage(
   return { rows: rows.map((row) => rowOf(query, row)), totalOfRows };
 }
 
+/** Whether the query orders rows by some of its columns (else by `_row_id` alone). */
+export function isSortedDatasetQuery(query: DatasetQuery): boolean {
+  return query.columns.some((column) => column.orderType != null || column.orderSequence != null);
+}
+
+/** Where a page of the public API starts: after a row (unsorted results) or an offset into them. */
+export type DatasetQueryPosition = { afterRowId: string } | { offset: number } | null;
+
+/**
+ * One page of the result for the public API's cursors (issue 26), each row with its `_row_id`:
+ * after the row `afterRowId` (keyset on `_row_id`, for a query without sort keys: later fills never
+ * shift it) or `offset` rows in (a sorted query). Reads `limit + 1` rows to tell whether more follow.
+ */
+export async function datasetQueryPageAt(
+  runner: SqlRunner,
+  query: DatasetQuery,
+  position: DatasetQueryPosition,
+  limit: number,
+): Promise<{ rows: { rowId: string; cells: DatasetQueryRow }[]; hasMore: boolean }> {
+  if (query.columns.length === 0) throw new Error('A query needs at least one column');
+  const sql = new QuerySql(query);
+  const conditions = query.filters.map((filter, index) => sql.condition(filter, index));
+  if (position && 'afterRowId' in position)
+    conditions.push(`t._row_id > ${sql.parameters.add(position.afterRowId)}::bigint`);
+  const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
+  const orderBy = sql.orderBy();
+  const select = sql.selectList();
+  const limitParameter = sql.parameters.add(limit + 1);
+  const offset = position && 'offset' in position ? ` OFFSET ${sql.parameters.add(position.offset)}` : '';
+  const rows = await runner.query(
+    `SELECT ${select}, t._row_id::text AS row_id FROM ${sql.from()}${where}${orderBy} LIMIT ${limitParameter}${offset}`,
+    sql.parameters.values,
+  );
+  return {
+    rows: rows.slice(0, limit).map((row) => ({ rowId: String(row.row_id), cells: rowOf(query, row) })),
+    hasMore: rows.length > limit,
+  };
+}
+
 /** Every result row, a batch at a time, from one server-side cursor (constant memory). */
 export interface DatasetQueryCursor {
   /** Rows the cursor gives in all (counted in the cursor's snapshot). */

@@ -4,10 +4,12 @@ import {
   createFileStorage,
   datasetHasRows,
   datasetQueryPage,
+  datasetQueryPageAt,
   datasetsHoldFile,
   openDatasetQueryCursor,
   pgSql,
   type DatasetQuery,
+  type DatasetQueryPosition,
   type DatasetQueryRow,
   type FileStorage,
   type PrismaClient,
@@ -174,6 +176,11 @@ export function createQueryRepository(
 
     page(query: DatasetQuery, paging: { page: number; size: number }) {
       return datasetQueryPage(pgSql(pool), query, paging);
+    },
+
+    /** A page of the public API (issue 26): after a row or at an offset, each row with its id. */
+    pageAt(query: DatasetQuery, position: DatasetQueryPosition, limit: number) {
+      return datasetQueryPageAt(pgSql(pool), query, position, limit);
     },
 
     /**

@@ -4,6 +4,7 @@ import {
   DatasetQueryError,
   type DatabaseTimeouts,
   type DatasetQuery,
+  type DatasetQueryPosition,
   type DatasetQueryRow,
 } from '@pagewright/db';
 import { MESSAGES, formatMessage, type QueryResult } from '@pagewright/shared';
@@ -22,7 +23,7 @@ import type { ExportSlots } from './export-slots.js';
 import { IN_PROCESS_EXPORT_MAX_ROWS, openWorkbookExport, writeWorkbookInProcess } from './query-workbook.js';
 
 /** A query ready to run: its name (the export's file name), its columns and its SQL side. */
-interface RunnableQuery {
+export interface RunnableQuery {
   name: string;
   columns: DatasetFieldRow[];
   query: DatasetQuery;
@@ -122,7 +123,30 @@ export function createQueryResultService(deps: {
     });
   }
 
+  /** Every row of one of the caller's datasets as stored (every field, in row order). */
+  async function wholeDataset(userId: string, datasetId: string): Promise<RunnableQuery> {
+    const dataset = await ownedDataset(userId, datasetId);
+    return {
+      name: dataset.name,
+      columns: dataset.fields,
+      query: {
+        datasetId,
+        timeZone: 'UTC',
+        columns: dataset.fields.map((field) => ({ id: field.id, type: field.type })),
+        filters: [],
+      },
+    };
+  }
+
   return {
+    /** A saved query of the caller, ready to run (the public API's results, issue 26). */
+    savedQuery: (userId: string, queryId: string) => queryOf(userId, queryId),
+    /** One of the caller's datasets as a query of every field (the public API's rows, issue 26). */
+    wholeDataset,
+    /** Rows of a runnable query from a position; a filter the SQL side refuses answers 400. */
+    pageAt: (runnable: RunnableQuery, position: DatasetQueryPosition, limit: number) =>
+      refusingBadFilters(queries.pageAt(runnable.query, position, limit)),
+
     /** Step 4: a page of the draft's result (`page` from 0). */
     async result(userId: string, paging: { page: number; size: number }): Promise<QueryResult> {
       const { columns, query } = await queryOf(userId, undefined);

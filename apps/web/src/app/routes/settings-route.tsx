@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { PageHeading } from '../../components/page-heading';
 import { ChangePasswordCard } from '../../features/password/components/change-password-card';
 import { UserSettingsCard } from '../../features/user-settings/components/user-settings-card';
+import { ApiKeysCard } from '../../features/api-keys/components/api-keys-card';
 import { useSession } from '../../lib/session';
 
 function isNeedPasswordState(state: unknown): boolean {
@@ -29,6 +30,7 @@ export function SettingsRoute() {
       <Stack spacing={3}>
         <ChangePasswordCard key={String(isPasswordNeeded)} isInitiallyOpen={isPasswordNeeded} />
         {!isPasswordNeeded && !isTempPasswordSet && <UserSettingsCard />}
+        {!isPasswordNeeded && !isTempPasswordSet && <ApiKeysCard />}
       </Stack>
     </>
   );
