@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import {
   AUTOMATION_CODES,
+  AutomationError,
   classifyError,
   runFlow,
   type FlowResult,
@@ -14,7 +15,12 @@ import {
 import type { SecretBox } from '@pagewright/db';
 import {
   ASK_MESSAGES,
+  InputSubstitutionError,
+  declaredInputsOf,
+  defaultInputValues,
+  fillFlowInputs,
   publishLiveEvent,
+  runInputValuesOf,
   runFlowPayloadSchema,
   type FlowAction,
   type SendMailPayload,
@@ -130,8 +136,15 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
     let end: RunEnd;
     let context: BrowserContext | undefined;
     try {
-      const actions: FlowAction[] = run.extractor.actions.map((row) =>
-        toFlowAction(row, run.userId, deps.secrets),
+      // The run's input values (a run kept before inputs existed: the defaults) go into the texts
+      // and URLs before the browser opens; the URLs then pass the navigation policy as recorded ones do.
+      const inputValues = {
+        ...defaultInputValues(declaredInputsOf(run.extractor.inputs)),
+        ...runInputValuesOf(run.inputs),
+      };
+      const actions: FlowAction[] = fillFlowInputs(
+        run.extractor.actions.map((row) => toFlowAction(row, run.userId, deps.secrets)),
+        inputValues,
       );
       context = await deps.pool.newContext();
       const page = await context.newPage();
@@ -183,7 +196,12 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
       if (end.status === 'STOPPED' && asks.expired()) end.errorMessage = ASK_MESSAGES.expired;
     } catch (error) {
       await storing;
-      const classified = classifyError(error, currentSequence);
+      const classified = classifyError(
+        error instanceof InputSubstitutionError
+          ? new AutomationError(AUTOMATION_CODES.INVALID_ARGUMENT, error.message, error.sequence)
+          : error,
+        currentSequence,
+      );
       jobLog.error({ err: error }, 'run failed outside its steps');
       end = {
         status: 'ERROR',

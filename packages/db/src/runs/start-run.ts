@@ -35,6 +35,11 @@ export interface StartRunRequest {
   extractorId: string;
   /** Set for a scheduled run: the run and its firing record are written together, once. */
   firing?: RunFiring;
+  /**
+   * Values of the extractor's inputs, already checked against their types by the caller; the run
+   * keeps them with the defaults of the inputs left out (a scheduled run: all defaults).
+   */
+  inputs?: Record<string, string>;
 }
 
 /** A unique key refused the statement (here: the firing's, already recorded). */
@@ -61,6 +66,10 @@ interface StartRow {
 const START_SQL = `
   WITH extractor AS (
     SELECT e.id, e.status, e."extractorType",
+      COALESCE(
+        (SELECT jsonb_object_agg(i->>'name', i->>'defaultValue') FROM jsonb_array_elements(e.inputs) i),
+        '{}'::jsonb
+      ) AS defaults,
       EXISTS (SELECT 1 FROM "ExtractorAction" a WHERE a."extractorId" = e.id) AS "hasActions",
       EXISTS (
         SELECT 1 FROM "PendingAsk" p JOIN "Run" r ON r.id = p."runId"
@@ -76,10 +85,11 @@ const START_SQL = `
       AND NOT EXISTS (SELECT 1 FROM "Run" WHERE "extractorId" = $1::uuid AND status = 'EXECUTING')
     RETURNING x.id
   ), started AS (
-    INSERT INTO "Run" (id, "jobId", "extractorId", "userId", status, trigger, "schedulerId", "startedAt", "createdAt", "updatedAt")
+    INSERT INTO "Run" (id, "jobId", "extractorId", "userId", status, trigger, "schedulerId", inputs, "startedAt", "createdAt", "updatedAt")
     SELECT $3::uuid, $3::text, $1::uuid, $2::uuid, 'EXECUTING', $4::"RunTrigger", $5::uuid,
+      extractor.defaults || $7::jsonb,
       now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC'
-    FROM claimed
+    FROM claimed, extractor
     RETURNING id
   ), fired AS (
     INSERT INTO "SchedulerFiring" (id, "schedulerId", "extractorId", "userId", "scheduledFor", outcome, "runId", "createdAt")
@@ -123,7 +133,7 @@ export function createRunStarter(deps: {
 
   return {
     async start(request: StartRunRequest): Promise<StartRunResult> {
-      const { userId, extractorId, firing } = request;
+      const { userId, extractorId, firing, inputs } = request;
       // The run id is also its job id, known before the job exists: a run row always names its
       // job, so the API's stopped-run sweep can tell a lost job from one not yet queued.
       const runId = randomUUID();
@@ -136,6 +146,7 @@ export function createRunStarter(deps: {
           firing ? 'SCHEDULED' : 'MANUAL',
           firing?.schedulerId ?? null,
           firing?.scheduledFor.toISOString() ?? null,
+          JSON.stringify(inputs ?? {}),
         ]);
       } catch (error) {
         if (firing && isUniqueViolation(error)) return { started: false, refusal: 'ALREADY_FIRED' };

@@ -3,6 +3,7 @@ import { ACTION_LABEL_MAX_LENGTH, TEXT_FIELD_MAX_LENGTH } from '../constants.js'
 import { ACTION_TYPES, ACTION_VALIDATIONS, EXTRACTOR_TYPES, KEPT_BUILDER_STATES } from '../enums.js';
 import { MESSAGES } from '../messages.js';
 import { fserviceDtoSchema, managementDtoSchema } from './fengine.js';
+import { extractorInputsSchema, makeInputSchema } from './inputs.js';
 import { isOneLine } from '../validation.js';
 import {
   dialogAnswerSchema,
@@ -109,6 +110,8 @@ export const builderRecordSchema = z.object({
   engine: z
     .object({ managementDTO: managementDtoSchema.nullable(), fserviceDTO: fserviceDtoSchema.nullable() })
     .default({ managementDTO: null, fserviceDTO: null }),
+  /** The extractor's inputs as the draft declares them (saved with the flow; drafts before them: none). */
+  inputs: extractorInputsSchema.default([]),
 });
 export type BuilderRecord = z.infer<typeof builderRecordSchema>;
 
@@ -154,6 +157,8 @@ export const builderViewSchema = z.object({
   state: z.enum(KEPT_BUILDER_STATES),
   /** Navigators: the read-only screen-share link for the viewer. */
   screenShareUrl: z.string().nullable(),
+  /** The inputs the draft declares (`{{input.name}}` in its texts and URLs). */
+  inputs: extractorInputsSchema,
 });
 export type BuilderView = z.infer<typeof builderViewSchema>;
 
@@ -166,6 +171,11 @@ const actionFields = {
   /** TYPE_PASSWORD's secret (stored sealed), or the answer an ASK_* step types while recording. */
   credentials: z.string().max(TEXT_FIELD_MAX_LENGTH).optional(),
   saveOptionsFlag: z.boolean().optional(),
+  /**
+   * "Make this an input" (TYPE_TEXT, NAVIGATE): the text becomes `{{input.name}}` and the input
+   * keeps the text as its default; the builder runs the action with the default.
+   */
+  makeInput: makeInputSchema.optional(),
 };
 
 /** POST /extractor/: add an action at `sequence` (default: next ten) and execute it on the page. */

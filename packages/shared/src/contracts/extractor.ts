@@ -3,6 +3,7 @@ import { DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH, VIEWER_EMAIL_MAX_LENGTH } from
 import { EXTRACTOR_TYPES, RUN_STATUSES } from '../enums.js';
 import { MESSAGES } from '../messages.js';
 import { VIEWER_EMAIL_PATTERN, isOneLine } from '../validation.js';
+import { extractorInputsSchema } from './inputs.js';
 
 /** Name and description rules shared by every named item (automation spec §5, §9). */
 export const itemNameSchema = z
@@ -76,6 +77,8 @@ export const extractorListItemSchema = z.object({
   /** The latest MANUAL or SCHEDULED run (GET /extractor/run/:runId); null before the first one. */
   lastRunId: z.string().uuid().nullable(),
   createdAt: z.string(),
+  /** The inputs a run of it takes (Execute asks for them first). */
+  inputs: extractorInputsSchema,
 });
 export type ExtractorListItem = z.infer<typeof extractorListItemSchema>;
 

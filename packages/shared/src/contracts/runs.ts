@@ -88,6 +88,8 @@ export const runDetailSchema = z.object({
   errorSequence: z.number().int().nullable(),
   /** EXECUTING while no worker is running: queued until one starts (`run.waiting.for.worker`). */
   waitingForWorker: z.boolean(),
+  /** The values of the extractor's inputs this run was started with (defaults filled in). */
+  inputs: z.record(z.string(), z.string()),
   steps: z.array(runStepSchema),
 });
 export type RunDetail = z.infer<typeof runDetailSchema>;

@@ -16,6 +16,7 @@ import {
   type SessionFailure,
 } from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
+import { stepWithDefaults } from './builder.inputs.js';
 import type { BuilderRepository } from './builder.repository.js';
 import { UnreadableDraftError, type BuilderStore } from './builder.store.js';
 import { SessionLostError, type SessionCommandClient } from './session-commands.js';
@@ -173,6 +174,7 @@ export function createBuilderCore(deps: BuilderServiceDeps) {
       isValidated: actions.length > 0 && actions.every((action) => action.validation === 'SUCCESS'),
       state: record.state,
       screenShareUrl: record.shareUrl,
+      inputs: record.inputs,
     };
   }
 
@@ -316,7 +318,7 @@ export function createBuilderCore(deps: BuilderServiceDeps) {
           userId,
           untilSequence: until,
           steps: ordered.map((action) => ({
-            step: action.step,
+            step: stepWithDefaults(record, action.step),
             sealedSecret: action.sealedSecret,
             secretContext: action.sealedSecret ? actionSecretContext(userId, action.id) : null,
           })),

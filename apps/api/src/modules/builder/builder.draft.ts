@@ -30,6 +30,7 @@ import {
   type BuilderCore,
   type BuilderServiceDeps,
 } from './builder.core.js';
+import { assertKnownInputs, makeActionInput, stepWithDefaults, withDefaultsText } from './builder.inputs.js';
 
 /** Bounds of one command (an action may WAIT 60 s and then navigate for 30 s). */
 const EXECUTE_TIMEOUT_MS = 120_000;
@@ -114,7 +115,11 @@ export function createDraftEditing(deps: BuilderServiceDeps, core: BuilderCore) 
     base: DraftAction | undefined,
   ) {
     const options: ActionOptions = { ...(base?.step.options ?? {}), ...(request.options ?? {}) };
-    const textValue = request.textValue ?? (base?.sealedSecret ? undefined : base?.step.options.text);
+    const recordedText = request.textValue ?? (base?.sealedSecret ? undefined : base?.step.options.text);
+    const textValue = request.makeInput
+      ? makeActionInput(record, type, recordedText, request.makeInput)
+      : recordedText;
+    assertKnownInputs(record, type, textValue);
     if (type === 'WAIT') {
       const seconds = clampWaitSeconds(request.options?.number ?? textValue);
       options.number = seconds;
@@ -137,7 +142,7 @@ export function createDraftEditing(deps: BuilderServiceDeps, core: BuilderCore) 
         sequence,
         target,
         options,
-        textValue: type === 'WAIT' ? options.text : textValue,
+        textValue: type === 'WAIT' ? options.text : withDefaultsText(record, textValue),
         hasCredentials: Boolean(request.credentials) || Boolean(base?.sealedSecret),
       },
       others,
@@ -209,7 +214,7 @@ export function createDraftEditing(deps: BuilderServiceDeps, core: BuilderCore) 
               command: 'execute',
               sessionId,
               userId,
-              step,
+              step: stepWithDefaults(record, step),
               previousValues: previousValues(record, sequence),
               sealedSecret,
               secretContext: sealedSecret ? actionSecretContext(userId, id) : null,

@@ -5,6 +5,7 @@ import {
   type FileStorage,
   type PrismaClient,
 } from '@pagewright/db';
+import type { ExtractorInput } from '@pagewright/shared';
 
 export interface ImageToStore {
   name: string;
@@ -51,21 +52,21 @@ export function createBuilderRepository(db: PrismaClient, files: FileStorage = c
       extractorId: string,
       header: { name?: string | undefined; description?: string | undefined },
       actions: ActionToSave[],
+      inputs: ExtractorInput[],
     ): Promise<void> {
       await db.$transaction(
         async (tx) => {
           const storeImage = async (image: ImageToStore | undefined) =>
             image ? await files.put(image.content, { userId, ...image }, tx) : undefined;
 
-          if (header.name || header.description) {
-            await tx.extractor.update({
-              where: { id: extractorId },
-              data: {
-                ...(header.name ? { name: header.name } : {}),
-                ...(header.description ? { description: header.description } : {}),
-              },
-            });
-          }
+          await tx.extractor.update({
+            where: { id: extractorId },
+            data: {
+              ...(header.name ? { name: header.name } : {}),
+              ...(header.description ? { description: header.description } : {}),
+              inputs,
+            },
+          });
           const existing = await tx.extractorAction.findMany({
             where: { extractorId },
             select: { id: true, getTable: { select: { id: true } } },

@@ -1,4 +1,10 @@
-import type { BuilderRecord, BuilderView, DraftAction, ExtractorType } from '@pagewright/shared';
+import {
+  declaredInputsOf,
+  type BuilderRecord,
+  type BuilderView,
+  type DraftAction,
+  type ExtractorType,
+} from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
 import { createBuilderCore, draftOf, isNavigator, type BuilderServiceDeps } from './builder.core.js';
 import { createDraftEditing } from './builder.draft.js';
@@ -50,6 +56,7 @@ export function createBuilderService(deps: BuilderServiceDeps) {
           openedAt: new Date().toISOString(),
           state: 'NONE',
           engine: { managementDTO: null, fserviceDTO: null },
+          inputs: declaredInputsOf(extractor.inputs),
         };
         if (isNavigator(type)) {
           const run = await repo.createShareRun(userId, extractorId);

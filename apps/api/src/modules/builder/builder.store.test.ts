@@ -20,6 +20,7 @@ const record = (overrides: Partial<BuilderRecord> = {}): BuilderRecord => ({
   openedAt: new Date().toISOString(),
   state: 'NONE',
   engine: { managementDTO: null, fserviceDTO: null },
+  inputs: [],
   ...overrides,
 });
 

@@ -12,6 +12,7 @@ import {
 import { AppError } from '../../lib/app-error.js';
 import { isPrismaError } from '../extractor/extractor.repository.js';
 import type { ActionToSave } from './builder.repository.js';
+import { referencedInputs, stepWithDefaults } from './builder.inputs.js';
 import {
   automationText,
   bySequence,
@@ -81,7 +82,7 @@ export function createValidateAndSave(deps: BuilderServiceDeps, core: BuilderCor
                 runId: run.id,
                 extractorId: record.extractorId,
                 steps: ordered.map((action) => ({
-                  step: action.step,
+                  step: stepWithDefaults(record, action.step),
                   actionId: action.isSaved ? action.id : null,
                   draftActionId: action.id,
                   sealedSecret: action.sealedSecret,
@@ -183,6 +184,8 @@ export function createValidateAndSave(deps: BuilderServiceDeps, core: BuilderCor
           (ordered.length === 0 || ordered.some((action) => action.validation !== 'SUCCESS'))
         )
           throw AppError.validation(mustValidateMessage(type));
+        // An input no saved action refers to any more is not kept.
+        const inputs = referencedInputs(record);
         const toSave: ActionToSave[] = [];
         for (const action of ordered) {
           const pageImage = action.hasDraftPageScreenshot
@@ -223,7 +226,7 @@ export function createValidateAndSave(deps: BuilderServiceDeps, core: BuilderCor
           });
         }
         try {
-          await repo.saveFlow(userId, record.extractorId, header, toSave);
+          await repo.saveFlow(userId, record.extractorId, header, toSave, inputs);
         } catch (error) {
           if (isPrismaError(error, 'P2002'))
             throw new AppError('NAME_EXISTS', MESSAGES['extractor.list.error.unique'], 'name');
@@ -246,6 +249,7 @@ export function createValidateAndSave(deps: BuilderServiceDeps, core: BuilderCor
         }
         // The saved flow is where editing goes on from, as when an item is opened (docs/decisions.md).
         record.state = 'NONE';
+        record.inputs = inputs;
         await store.put(userId, record);
         return view(userId, record);
       });

@@ -63,6 +63,8 @@ export interface ExtractorListRow {
   /** The errors not yet shown, newest first; null when there are none. */
   errorMessages: { id: string; message: string; errorCode: number | null; createdAt: string }[] | null;
   lastRunId: string | null;
+  /** Extractor.inputs as stored (packages/shared declaredInputsOf reads it). */
+  inputs: unknown;
 }
 
 /** A timestamp column (UTC, without zone) as JavaScript's toISOString() writes it. */
@@ -98,7 +100,8 @@ const unlistedDraft = {
 const EXTRACTOR_LIST = {
   name: 'extractor-list',
   text: `SELECT e.id, e.name, e.description, e."extractorType", e."viewerEmail", e.status,
-                ${isoText('e."createdAt"')} AS "createdAt", m."errorMessages", r.id AS "lastRunId"
+                ${isoText('e."createdAt"')} AS "createdAt", m."errorMessages", r.id AS "lastRunId",
+                e.inputs
          FROM "Extractor" e
          LEFT JOIN LATERAL (
            SELECT json_agg(json_build_object('id', m.id, 'message', m.message,
@@ -175,6 +178,8 @@ export function createExtractorRepository(db: PrismaClient, sql: pg.Pool) {
             description: source.description,
             extractorType: source.extractorType,
             viewerEmail: source.viewerEmail,
+            // The copy's actions refer to the same inputs.
+            inputs: source.inputs ?? [],
           },
         });
         for (const action of source.actions) {

@@ -1,6 +1,7 @@
 import { actionSecretContext, type SealedSecret, type SecretBox } from '@pagewright/db';
 import {
   MESSAGES,
+  declaredInputsOf,
   nextCopyName,
   type ExtractorListItem,
   type ExtractorType,
@@ -44,6 +45,7 @@ export function createExtractorService(extractors: ExtractorRepository, secrets:
           errorMessage: errorMessages[0]?.message ?? null,
           lastRunId: row.lastRunId,
           createdAt: row.createdAt,
+          inputs: declaredInputsOf(row.inputs),
         };
       });
     },
@@ -116,6 +118,7 @@ export function createExtractorService(extractors: ExtractorRepository, secrets:
             // Runs stay with the original.
             lastRunId: null,
             createdAt: created.createdAt.toISOString(),
+            inputs: declaredInputsOf(created.inputs),
           };
         } catch (error) {
           if (isPrismaError(error, 'P2025')) throw AppError.notFound();

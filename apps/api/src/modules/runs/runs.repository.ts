@@ -36,6 +36,10 @@ export function createRunRepository(db: PrismaClient, files: FileStorage = creat
         return true;
       });
     },
+    /** The inputs an extractor of the caller declares (null: not the caller's). */
+    findOwnedExtractorInputs(userId: string, extractorId: string) {
+      return db.extractor.findFirst({ where: { id: extractorId, userId }, select: { inputs: true } });
+    },
     /** The run and its steps; a step's normalized HTML (up to 2 MB) is only flagged, not read. */
     async findOwnedRun(userId: string, runId: string) {
       const run = await db.run.findFirst({

@@ -10,6 +10,7 @@ import {
   runStepFileQuerySchema,
   runStepParamSchema,
   runStepScreenshotQuerySchema,
+  startRunRequestSchema,
 } from '@pagewright/shared';
 import { attachmentDisposition } from '../../lib/content-disposition.js';
 import { bearerSecurity, errorResponses } from '../../lib/error-responses.js';
@@ -36,6 +37,19 @@ export const runRoutes: FastifyPluginAsyncZod<{ runs: RunService }> = async (app
       response: { 200: executeExtractorResponseSchema, ...errors },
     },
     handler: (request) => runs.execute(request.user.id, request.params.id),
+  });
+
+  app.post('/extractor/execute/:id', {
+    schema: {
+      tags: ['runs'],
+      summary:
+        'Run an extractor now with values for its inputs (`{ "inputs": { "name": "value" } }`; left out: the defaults). 400 names an input of the wrong type or unknown',
+      security: bearerSecurity,
+      params: idParamSchema,
+      body: startRunRequestSchema,
+      response: { 200: executeExtractorResponseSchema, ...errors },
+    },
+    handler: (request) => runs.execute(request.user.id, request.params.id, request.body.inputs),
   });
 
   app.get('/extractor/run/:runId', {

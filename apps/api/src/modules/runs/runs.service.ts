@@ -3,6 +3,10 @@ import type { RunStarter } from '@pagewright/db';
 import {
   MESSAGES,
   RUN_MESSAGES,
+  declaredInputsOf,
+  resolveInputValues,
+  runInputValuesOf,
+  type RunInputValues,
   elementLocatedBySchema,
   stepValueSchema,
   type ElementLocatedBy,
@@ -53,8 +57,20 @@ export function createRunService(deps: {
   }
 
   return {
-    async execute(userId: string, extractorId: string): Promise<ExecuteExtractorResponse> {
-      const result = await starter.start({ userId, extractorId });
+    /**
+     * Execute, with values for the extractor's inputs (none: the defaults). A value of the wrong
+     * type or an input the extractor does not declare refuses the run (400 naming the input).
+     */
+    async execute(
+      userId: string,
+      extractorId: string,
+      given: RunInputValues = {},
+    ): Promise<ExecuteExtractorResponse> {
+      const extractor = await runs.findOwnedExtractorInputs(userId, extractorId);
+      if (!extractor) throw AppError.notFound();
+      const inputs = resolveInputValues(declaredInputsOf(extractor.inputs), given);
+      if (!inputs.ok) throw AppError.validation(inputs.message, `inputs.${inputs.name}`);
+      const result = await starter.start({ userId, extractorId, inputs: inputs.values });
       if (!result.started) {
         switch (result.refusal) {
           case 'NO_ACTIONS':
@@ -89,6 +105,7 @@ export function createRunService(deps: {
         errorMessage: run.errorMessage,
         errorSequence: run.errorSequence,
         waitingForWorker: run.status === 'EXECUTING' && run.jobId !== null && !(await hasLiveWorker()),
+        inputs: runInputValuesOf(run.inputs),
         steps: run.steps.map((step) => {
           const value = stepValueSchema.safeParse(step.value);
           return {

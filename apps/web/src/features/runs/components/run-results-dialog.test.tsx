@@ -38,6 +38,7 @@ const failedRun: RunDetail = {
   errorCode: 100007,
   errorMessage: 'No element matches CSS "#buy" within 10000 ms',
   errorSequence: 70,
+  inputs: {},
   waitingForWorker: false,
   steps: [
     step({ sequence: 10, actionType: 'NAVIGATE', hasPageScreenshot: true, hasNormalizedHtml: true }),

@@ -235,6 +235,15 @@ export function RunResultsDialog({ runId, name, onClose }: RunResultsDialogProps
               : t('runs.failed', { errorMessage: runError })}
           </Alert>
         )}
+        {data && Object.keys(data.inputs).length > 0 && (
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1, overflowWrap: 'anywhere' }}>
+            {t('runs.inputs', {
+              inputs: Object.entries(data.inputs)
+                .map(([inputName, value]) => `${inputName} = ${value}`)
+                .join(', '),
+            })}
+          </Typography>
+        )}
         {data &&
           (data.steps.length === 0 ? (
             !isExecuting && <Typography color="text.secondary">{t('runs.steps.empty')}</Typography>

@@ -29,6 +29,7 @@ const listItem = (id: string, name: string, extractorType: 'EXTRACTOR' | 'INSERT
   errorMessage: null,
   lastRunId: null,
   createdAt: '2025-01-01T00:00:00.000Z',
+  inputs: [],
 });
 
 const savedScheduler: SchedulerDto = {

@@ -2,6 +2,7 @@ import type { ChangeEvent } from 'react';
 import { Box, Checkbox, FormControlLabel, MenuItem, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import {
+  INPUT_TYPES,
   MESSAGES,
   TEXT_FIELD_MAX_LENGTH,
   clampWaitSeconds,
@@ -198,6 +199,41 @@ export function ActionFieldInput({ field, view }: { field: ActionField; view: Ac
           }
           label={t('dialogs.field.save.next.time')}
         />
+      );
+    case 'makeInput':
+      return (
+        <Box>
+          <FormControlLabel
+            control={
+              <Checkbox checked={form.isInput} onChange={(event) => set('isInput', event.target.checked)} />
+            }
+            label={t('dialogs.field.make.input')}
+          />
+          {form.isInput && (
+            <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 180px', gap: 2, mt: 1 }}>
+              <TextField
+                label={t('dialogs.field.input.name')}
+                value={form.inputName}
+                required
+                onChange={(event) => set('inputName', event.target.value.slice(0, 40))}
+                error={shown.inputName !== undefined}
+                helperText={shown.inputName ?? t('dialogs.field.make.input.help')}
+              />
+              <TextField
+                select
+                label={t('dialogs.field.input.type')}
+                value={form.inputType}
+                onChange={(event) => set('inputType', event.target.value as ActionForm['inputType'])}
+              >
+                {INPUT_TYPES.map((inputType) => (
+                  <MenuItem key={inputType} value={inputType}>
+                    {t(`inputs.type.${inputType}`)}
+                  </MenuItem>
+                ))}
+              </TextField>
+            </Box>
+          )}
+        </Box>
       );
     case 'nextSequence':
       return (

@@ -1,14 +1,20 @@
 import {
   ACTION_TIMEOUT_MAX_MS,
   MESSAGES,
+  INPUT_MESSAGES,
+  INPUT_NAME_PATTERN,
   clampWaitSeconds,
+  inputNamesIn,
   isHttpUrl,
+  isInputValueValid,
+  inputValueMessage,
   nextSequence,
   numberMaskRuleError,
   type ActionType,
   type AddActionInput,
   type BuilderAction,
   type ElementTarget,
+  type InputType,
 } from '@pagewright/shared';
 import { ACTION_FIELDS, type ActionField } from './action-fields';
 import { DEFAULT_DATE_MASK, dateMaskErrors, type DateMaskValue } from './date-mask-fields';
@@ -42,12 +48,16 @@ export interface ActionForm {
   numberMask: NumberMaskValue;
   dateMask: DateMaskValue;
   script: ScriptValue;
+  /** "Make this an input" is ticked: the text is sent as the input's default. */
+  isInput: boolean;
+  inputName: string;
+  inputType: InputType;
 }
 
 /** The parts of the form checked here; the others check themselves (their components show why). */
 export type ActionFormField = Exclude<
   keyof ActionForm,
-  'condition' | 'numberMask' | 'dateMask' | 'script' | 'saveForNextTime'
+  'condition' | 'numberMask' | 'dateMask' | 'script' | 'saveForNextTime' | 'isInput' | 'inputType'
 >;
 
 export type ActionFormErrors = Partial<Record<ActionFormField, string>>;
@@ -82,7 +92,8 @@ export interface ActionFormContext {
   listOptions: readonly { label: string; value: string }[];
 }
 
-export function initialActionForm({ mode, actions, action }: ActionFormProps): ActionForm {
+export function initialActionForm(props: ActionFormProps): ActionForm {
+  const { mode, actions, action } = props;
   const options = action?.options ?? {};
   const condition = options.condition;
   return {
@@ -105,6 +116,9 @@ export function initialActionForm({ mode, actions, action }: ActionFormProps): A
     numberMask: { ...DEFAULT_NUMBER_MASK, ...options.numberFormat },
     dateMask: options.datetimeFormat ?? DEFAULT_DATE_MASK,
     script: options.script ?? { script: SCRIPT_TEMPLATES.TEXT, returnType: 'TEXT' },
+    isInput: false,
+    inputName: '',
+    inputType: mode === 'add' && props.actionType === 'NAVIGATE' ? 'URL' : 'TEXT',
   };
 }
 
@@ -158,6 +172,7 @@ const PART_OF = {
   saveForNextTime: 'saveForNextTime',
   nextSequence: 'nextSequence',
   timeout: 'timeout',
+  makeInput: 'inputName',
 } as const satisfies Record<ActionField['kind'], keyof ActionForm>;
 
 /** The part that gets the focus when the dialog opens: the type's first field, else the sequence or label. */
@@ -177,7 +192,9 @@ function checkField(
   const required = MESSAGES['error.required'];
   switch (field.kind) {
     case 'url':
-      if (!isHttpUrl(form.text.trim())) errors.text = MESSAGES['error.invalid.url'];
+      // A URL that already holds an input is checked with the input's default, by the builder.
+      if (!isHttpUrl(form.text.trim()) && inputNamesIn(form.text).length === 0)
+        errors.text = MESSAGES['error.invalid.url'];
       break;
     case 'text':
       if (!form.text.trim()) errors.text = required;
@@ -204,6 +221,12 @@ function checkField(
     case 'timeout':
       if (form.timeout !== '' && Number(form.timeout) > TIMEOUT_MAX_SECONDS)
         errors.timeout = MESSAGES['error.invalid.value'];
+      break;
+    case 'makeInput':
+      if (!form.isInput) break;
+      if (!INPUT_NAME_PATTERN.test(form.inputName)) errors.inputName = INPUT_MESSAGES.nameFormat;
+      else if (inputNamesIn(form.text).length === 0 && !isInputValueValid(form.inputType, form.text.trim()))
+        errors.inputName = inputValueMessage(form.inputName, form.inputType);
       break;
     default:
       break;
@@ -315,6 +338,9 @@ function writeField(
       break;
     case 'timeout':
       if (form.timeout !== '') options.timeoutMs = Number(form.timeout) * 1000;
+      break;
+    case 'makeInput':
+      if (form.isInput) input.makeInput = { name: form.inputName, type: form.inputType };
       break;
   }
 }

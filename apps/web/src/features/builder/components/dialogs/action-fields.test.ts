@@ -45,9 +45,10 @@ describe('the action fields registry', () => {
   });
 
   it('declares the fields of representative types in the order they show', () => {
-    expect(ACTION_FIELDS.NAVIGATE).toEqual([{ kind: 'url' }]);
+    expect(ACTION_FIELDS.NAVIGATE).toEqual([{ kind: 'url' }, { kind: 'makeInput' }]);
     expect(ACTION_FIELDS.TYPE_TEXT).toEqual([
       { kind: 'text', label: 'dialogs.field.text', isTrimmed: false },
+      { kind: 'makeInput' },
     ]);
     expect(kindsOf('CHECK_TEXT')).toEqual(['text', 'timeout']);
     expect(kindsOf('IF_EXISTS')).toEqual(['nextSequence', 'timeout']);

@@ -30,7 +30,9 @@ export type ActionField =
   | { kind: 'answer'; input: 'text' | 'secret' | 'url'; isTypedIntoPage: boolean }
   | { kind: 'saveForNextTime' }
   | { kind: 'nextSequence' }
-  | { kind: 'timeout' };
+  | { kind: 'timeout' }
+  /** "Make this an input": the text above becomes `{{input.name}}` with the typed text as default. */
+  | { kind: 'makeInput' };
 
 const NONE = [] as const satisfies readonly ActionField[];
 const TIMED = [{ kind: 'timeout' }] as const satisfies readonly ActionField[];
@@ -55,9 +57,9 @@ const engineSignInFields = (input: 'text' | 'secret' | 'url') =>
  * ActionType does not compile until it is listed here.
  */
 export const ACTION_FIELDS = {
-  NAVIGATE: [{ kind: 'url' }],
+  NAVIGATE: [{ kind: 'url' }, { kind: 'makeInput' }],
   CLICK: NONE,
-  TYPE_TEXT: [{ kind: 'text', label: 'dialogs.field.text', isTrimmed: false }],
+  TYPE_TEXT: [{ kind: 'text', label: 'dialogs.field.text', isTrimmed: false }, { kind: 'makeInput' }],
   CLICK_SELECT: [{ kind: 'option' }],
   TYPE_PASSWORD: [{ kind: 'password' }],
   GET_TEXT: NONE,
