@@ -14,6 +14,8 @@ export default async function globalSetup() {
       FENGINE_JWT_SECRET: fengineSecret,
       FENGINE_JWT_ISSUER: E2E_FENGINE_ISSUER,
       FENGINE_JWT_AUDIENCE: E2E_FENGINE_AUDIENCE,
+      // Webhook receivers of the flows listen on this machine (webhooks.e2e.ts).
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
     },
   });
   process.env.PW_E2E_FENGINE_JWT_SECRET = fengineSecret;

@@ -9,7 +9,7 @@ import type { Redis } from 'ioredis';
  */
 const PERMANENT = [
   /^bull:pagewright-maintenance:/u,
-  /^bull:pagewright-(runs|session-open|schedules|mail|recognition|fengine-import):(meta|id|events|completed|failed|wait|active|paused|prioritized|delayed|stalled|marker|pc|de)$/u,
+  /^bull:pagewright-(runs|session-open|schedules|mail|recognition|fengine-import|webhooks):(meta|id|events|completed|failed|wait|active|paused|prioritized|delayed|stalled|marker|pc|de)$/u,
   /^bull:pagewright-schedules:repeat(:scheduler:[0-9a-f-]+(:\d+)?)?$/u,
   // The message outbox's periodic re-queue (issue 24), a job scheduler on the mail queue.
   /^bull:pagewright-mail:repeat(:requeue-pending-message-mails(:\d+)?)?$/u,

@@ -86,6 +86,25 @@ import { templateRoutes } from './modules/statement-templates/statement-template
 import { createTemplateService } from './modules/statement-templates/statement-templates.service.js';
 import { createQueryResultService } from './modules/queries/query-results.service.js';
 import { createExportSlots } from './modules/queries/export-slots.js';
+import { apiKeyAuthPlugin, createApiKeyRateLimiter } from './plugins/api-key-auth.js';
+import { createApiKeyRepository } from './modules/api-keys/api-keys.repository.js';
+import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.js';
+import { createApiKeyService } from './modules/api-keys/api-keys.service.js';
+import { createExtractorV1Repository } from './modules/extractor/extractor.v1.repository.js';
+import { extractorV1Routes } from './modules/extractor/extractor.v1.routes.js';
+import { createExtractorV1Service } from './modules/extractor/extractor.v1.service.js';
+import { createDatasetV1Repository } from './modules/datasets/datasets.v1.repository.js';
+import { datasetV1Routes } from './modules/datasets/datasets.v1.routes.js';
+import { createDatasetV1Service } from './modules/datasets/datasets.v1.service.js';
+import { queryV1Routes } from './modules/queries/queries.v1.routes.js';
+import { createQueryV1Service } from './modules/queries/queries.v1.service.js';
+import { createRunV1Repository } from './modules/runs/runs.v1.repository.js';
+import { runV1Routes } from './modules/runs/runs.v1.routes.js';
+import { runStartV1Routes } from './modules/runs/run-start.v1.routes.js';
+import { createRunV1Service } from './modules/runs/runs.v1.service.js';
+import { createWebhookRepository } from './modules/webhooks/webhooks.repository.js';
+import { webhookRoutes } from './modules/webhooks/webhooks.routes.js';
+import { createWebhookService } from './modules/webhooks/webhooks.service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -142,6 +161,15 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   const accessTokens = createAccessTokens(config);
   const sessions = createSessionRepository(app.db, app.sql);
   await app.register(authPlugin, { accessTokens, sessions });
+  const apiKeyRepository = createApiKeyRepository(app.db);
+  await app.register(apiKeyAuthPlugin, {
+    keys: apiKeyRepository,
+    limiter: createApiKeyRateLimiter({
+      redis: app.redis,
+      keyPrefix: config.REDIS_KEY_PREFIX,
+      perMinute: config.API_KEY_RATE_LIMIT_PER_MINUTE,
+    }),
+  });
   const loginFailures = createLoginFailureCeiling({
     redis: app.redis,
     keyPrefix: config.REDIS_KEY_PREFIX,
@@ -252,21 +280,36 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   app.addHook('onReady', async () => stoppedRuns.start());
   app.addHook('onClose', async () => stoppedRuns.stop());
 
+  // Shared by the screens' calls (/api) and the public API (/api/v1).
+  const runService = createRunService({
+    runs: runRepository,
+    starter: runStarter,
+    queue: app.queues.runs,
+    log: app.log,
+  });
+  const queries = createQueryRepository(app.db, app.sql);
+  const queryDrafts = createQueryDraftStore(app.redis, config.REDIS_KEY_PREFIX, app.log);
+  const queryResults = createQueryResultService({
+    queries,
+    drafts: queryDrafts,
+    database: { url: config.DATABASE_URL, timeouts: databaseTimeoutsOf(config) },
+    exportSlots: createExportSlots(config.QUERY_EXPORTS_MAX_RUNNING, config.QUERY_EXPORTS_MAX_PER_USER),
+    exportLimits: {
+      maxPerUser: config.QUERY_EXPORTS_MAX_PER_USER,
+      stallMs: config.QUERY_EXPORT_STALL_SECONDS * 1000,
+    },
+    log: app.log,
+  });
+
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
       await api.register(authRoutes, { auth, engineSignIn });
       await api.register(userRoutes, { users: userService, auth });
       await api.register(settingsRoutes, { settings });
+      await api.register(apiKeyRoutes, { apiKeys: createApiKeyService(apiKeyRepository) });
       await api.register(liveRoutes, { hub: liveEvents });
-      await api.register(runRoutes, {
-        runs: createRunService({
-          runs: runRepository,
-          starter: runStarter,
-          queue: app.queues.runs,
-          log: app.log,
-        }),
-      });
+      await api.register(runRoutes, { runs: runService });
       await api.register(askRoutes, {
         asks: createAskService({
           asks: createAskRepository(app.db),
@@ -304,21 +347,9 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
           drafts: createDatasetDraftStore(app.redis, config.REDIS_KEY_PREFIX, app.log),
         }),
       });
-      const queries = createQueryRepository(app.db, app.sql);
-      const queryDrafts = createQueryDraftStore(app.redis, config.REDIS_KEY_PREFIX, app.log);
       await api.register(queryRoutes, {
         queries: createQueryService({ queries, drafts: queryDrafts }),
-        results: createQueryResultService({
-          queries,
-          drafts: queryDrafts,
-          database: { url: config.DATABASE_URL, timeouts: databaseTimeoutsOf(config) },
-          exportSlots: createExportSlots(config.QUERY_EXPORTS_MAX_RUNNING, config.QUERY_EXPORTS_MAX_PER_USER),
-          exportLimits: {
-            maxPerUser: config.QUERY_EXPORTS_MAX_PER_USER,
-            stallMs: config.QUERY_EXPORT_STALL_SECONDS * 1000,
-          },
-          log: app.log,
-        }),
+        results: queryResults,
       });
       await api.register(messageRoutes, {
         messages: createMessageService({
@@ -354,6 +385,14 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
           priorityOf: recognitionPriority,
         }),
       });
+      await api.register(webhookRoutes, {
+        webhooks: createWebhookService({
+          webhooks: createWebhookRepository(app.db),
+          secrets: createSecretBox(config.ENCRYPTION_KEY),
+          queue: app.queues.webhooks,
+          log: app.log,
+        }),
+      });
       await api.register(recognitionRoutes, {
         recognition: createRecognitionService({
           recognition: createRecognitionRepository(app.db, files),
@@ -366,6 +405,29 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
       });
     },
     { prefix: '/api' },
+  );
+  // The public API (issue 26): every route behind app.requireApiKey, one file per feature module.
+  await app.register(
+    async (v1) => {
+      await v1.register(extractorV1Routes, {
+        extractors: createExtractorV1Service(createExtractorV1Repository(app.db)),
+      });
+      await v1.register(datasetV1Routes, {
+        datasets: createDatasetV1Service(createDatasetV1Repository(app.db)),
+      });
+      await v1.register(queryV1Routes, { rows: createQueryV1Service(queryResults) });
+      await v1.register(runStartV1Routes, { runs: runService });
+      await v1.register(runV1Routes, {
+        runs: runService,
+        runsV1: createRunV1Service({
+          runs: runRepository,
+          statuses: createRunV1Repository(app.db),
+          // Each wait holds a request and polls PostgreSQL 2.5 times a second.
+          waits: { maxRunning: 200, maxPerUser: 20 },
+        }),
+      });
+    },
+    { prefix: '/api/v1' },
   );
   await app.register(spaPlugin);
   return app;

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import {
   PDF_PAGES_MAX_DEFAULT,
+  WEBHOOK_JOB_ATTEMPTS_CEILING,
   booleanFromEnv,
   mailConfigShape,
   parseServiceConfig,
@@ -109,6 +110,21 @@ const configSchema = z.object({
   FENGINE_IMPORT_SWEEP_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   /** The first retry delay of an import (doubled at each of its 8 tries). */
   FENGINE_IMPORT_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
+  /**
+   * Webhook hosts allowed even on a private network, comma-separated: a webhook URL passes the
+   * navigation egress policy (NAVIGATION_*) extended by these hosts (docs/api.md "Webhooks").
+   */
+  WEBHOOK_ALLOWED_HOSTS: hostList,
+  /** Attempts of one webhook delivery before it shows FAILED (12: about a day with the delays below). */
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(WEBHOOK_JOB_ATTEMPTS_CEILING).default(12),
+  /** The delay before a delivery's second attempt, doubled at each later one up to the cap below. */
+  WEBHOOK_RETRY_FIRST_DELAY_MS: z.coerce.number().int().min(1).max(86_400_000).default(60_000),
+  WEBHOOK_RETRY_MAX_DELAY_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(86_400_000)
+    .default(8 * 3600 * 1000),
 });
 
 export type WorkerConfig = z.infer<typeof configSchema>;

@@ -11,6 +11,8 @@ import {
   QUEUES,
   RUN_JOBS,
   SEND_MAIL_JOB_OPTIONS,
+  WEBHOOK_JOBS,
+  type DeliverWebhookPayload,
   runFlowJobOptions,
   RUN_WAIT_TTL_MS,
   enqueueFairly,
@@ -49,6 +51,11 @@ import {
   scheduleEngineImportSweep,
 } from './processors/fengine-import.processor.js';
 import { RUN_JOB_TTL_SECONDS, SESSION_JOB_TTL_SECONDS, createKeyExpiry } from './redis-ttl.js';
+import {
+  createWebhookDeliveryProcessor,
+  webhookRetryDelay,
+} from './processors/webhook-delivery.processor.js';
+import { createWebhookEvents } from './webhooks/webhook-events.js';
 
 const config = loadConfig();
 /** This process's identity: live sessions live here, and their commands come to its own queue. */
@@ -291,7 +298,50 @@ fengineImportWorker.on('failed', (job, error) =>
   log.warn({ jobId: job?.id, attempt: job?.attemptsMade, err: error }, 'an F-engine import failed'),
 );
 
-const runStore = createRunStore(db, createFileStorage(db), { onEngineRowsPending: queueEngineImports });
+// Webhooks (issue 26): a run's events become WebhookDelivery rows and jobs of this queue, each
+// retried by the custom backoff `webhook` (WEBHOOK_RETRY_*) until WEBHOOK_MAX_ATTEMPTS.
+const webhooksQueue = new Queue<DeliverWebhookPayload>(QUEUES.webhooks, { connection, prefix });
+const webhookEvents = createWebhookEvents({
+  db,
+  queue: webhooksQueue,
+  publicUrl: config.PUBLIC_URL,
+  sendMail,
+  log,
+});
+const processWebhookDelivery = createWebhookDeliveryProcessor({
+  db,
+  secrets: config.ENCRYPTION_KEY ? createSecretBox(config.ENCRYPTION_KEY) : undefined,
+  config,
+  log,
+});
+const webhooksWorker = new Worker(
+  QUEUES.webhooks,
+  keyExpiry.expiringJobs(RUN_JOB_TTL_SECONDS, async (job: Job) => {
+    if (job.name !== WEBHOOK_JOBS.deliver) throw new Error(`Unknown webhook job: ${job.name}`);
+    return processWebhookDelivery(job);
+  }),
+  {
+    connection,
+    prefix,
+    // Deliveries wait on receivers (10 s at most each), not the CPU.
+    concurrency: 16,
+    settings: {
+      backoffStrategy: (attemptsMade: number, type?: string) =>
+        type === 'webhook' ? webhookRetryDelay(config, attemptsMade) : 0,
+    },
+  },
+);
+webhooksWorker.on('failed', (job, error) =>
+  log.debug({ jobId: job?.id, attempt: job?.attemptsMade, err: error }, 'a webhook attempt failed'),
+);
+
+const runStore = createRunStore(db, createFileStorage(db), {
+  onEngineRowsPending: queueEngineImports,
+  onRunEnded: (runId, end, datasetChanges) =>
+    webhookEvents
+      .runEnded(runId, end, datasetChanges)
+      .catch((error: unknown) => log.error({ err: error, runId }, 'could not queue the webhooks of a run')),
+});
 const stalledRuns: StalledRunsDeps = {
   store: runStore,
   redis: connection,
@@ -404,6 +454,7 @@ log.info(
       QUEUES.mail,
       QUEUES.recognition,
       QUEUES.fengineImport,
+      QUEUES.webhooks,
       SESSION_QUEUES.open,
       SESSION_QUEUES.ofWorker(workerId),
     ],
@@ -428,11 +479,13 @@ async function shutdown(signal: string): Promise<void> {
   await mailWorker.close();
   await recognitionWorker.close();
   await fengineImportWorker.close();
+  await webhooksWorker.close();
   await Promise.all([
     runsQueue.close(),
     schedulesQueue.close(),
     mailQueue.close(),
     fengineImportQueue.close(),
+    webhooksQueue.close(),
   ]);
   mailer.close();
   await liveViews.stop();

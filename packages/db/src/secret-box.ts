@@ -42,3 +42,11 @@ export type SecretBox = ReturnType<typeof createSecretBox>;
 export function actionSecretContext(userId: string, actionId: string): string {
   return `user:${userId}/action:${actionId}`;
 }
+
+/**
+ * The associated data a webhook endpoint's signing secret is sealed with (issue 26): the API seals
+ * it at creation, the worker opens it to sign each delivery; copied onto another endpoint it fails.
+ */
+export function webhookSecretContext(userId: string, endpointId: string): string {
+  return `user:${userId}/webhook:${endpointId}`;
+}

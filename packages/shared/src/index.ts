@@ -25,3 +25,7 @@ export * from './contracts/queries.js';
 export * from './contracts/messages.js';
 export * from './contracts/recognition.js';
 export * from './contracts/fengine.js';
+export * from './contracts/webhooks.js';
+export * from './contracts/api-keys.js';
+export * from './contracts/public-api.js';
+export * from './contracts/inputs.js';

@@ -27,6 +27,8 @@ export const QUEUES = {
   recognition: 'pagewright-recognition',
   /** Rows of engine datasets sent to the F-engine (docs/f-engine.md), and the sweep that re-queues them. */
   fengineImport: 'pagewright-fengine-import',
+  /** Signed webhook deliveries (issue 26): one job per delivery, retried over about a day. */
+  webhooks: 'pagewright-webhooks',
 } as const;
 
 export const MAINTENANCE_JOBS = {
@@ -136,6 +138,29 @@ export function fengineImportJobOptions(datasetId: string, firstDelayMs = 5_000)
     backoff: { type: 'exponential', delay: firstDelayMs },
     removeOnComplete: true,
     removeOnFail: true,
+  } as const;
+}
+
+/** Jobs of QUEUES.webhooks. */
+export const WEBHOOK_JOBS = {
+  deliver: 'deliver-webhook',
+} as const;
+/** WEBHOOK_JOBS.deliver: the WebhookDelivery row (its payload and endpoint are read from it). */
+export const deliverWebhookPayloadSchema = z.object({ deliveryId: z.string().uuid() });
+export type DeliverWebhookPayload = z.infer<typeof deliverWebhookPayloadSchema>;
+/**
+ * A delivery's job. How many attempts and how far apart is the worker's to decide
+ * (WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_FIRST_DELAY_MS, its backoff strategy): the job allows at
+ * most this many, and the processor ends the chain at the configured count by returning.
+ */
+export const WEBHOOK_JOB_ATTEMPTS_CEILING = 50;
+export function deliverWebhookJobOptions(deliveryId: string) {
+  return {
+    jobId: `webhook-${deliveryId}`,
+    attempts: WEBHOOK_JOB_ATTEMPTS_CEILING,
+    backoff: { type: 'webhook' },
+    removeOnComplete: { count: 1000 },
+    removeOnFail: { count: 1000 },
   } as const;
 }
 

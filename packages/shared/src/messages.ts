@@ -342,6 +342,37 @@ export const MESSAGES = {
     'Page {{page}} of this PDF measures {{width}} × {{height}} points: a page must measure between 1 and 14,400 points (200 inches) on each side.',
   'recognition.pdf.too.many.pages': 'This PDF has {{pageCount}} pages: at most {{max}} can be read.',
 
+  // API keys and the public API /api/v1 (issue 26)
+  'apikey.missing': 'This call needs an API key: send the header Authorization: Bearer pw_…',
+  'apikey.invalid': 'This API key is not valid. Check that it was copied whole.',
+  'apikey.revoked': 'This API key has been revoked. Create a new key in Settings.',
+  'apikey.expired': 'This API key has expired. Create a new key in Settings.',
+  'apikey.scope.run': 'This API key can only read. Create a key with the Run scope to start runs.',
+  'apikey.rate.limited': 'Too many calls with this API key. Try again in {{seconds}} seconds.',
+  'apikey.session.only': 'API keys work only on the public API (/api/v1). Sign in to use this call.',
+  'apikey.not.found': 'API key not found',
+  'apikey.revoked.done': 'API key revoked',
+  'apikey.name.required': 'Please type a name for the key',
+  'apikey.expiry.past': 'The expiry date must be in the future',
+  'apikey.expiry.both': 'Give the expiry in days or as a date, not both',
+  'apikey.too.many': 'You have {{max}} API keys: revoke one before creating another.',
+  'publicapi.bad.cursor': 'This cursor is not valid: pass the nextCursor of the previous page unchanged.',
+  'publicapi.waits.busy':
+    'Too many calls are waiting for runs to end. Try again shortly, or call without wait.',
+
+  // Webhooks and change alerts (issue 26)
+  'webhook.url.invalid': 'Type the address to call: an http:// or https:// URL',
+  'webhook.events.required': 'Choose at least one event',
+  'webhook.not.found': 'Webhook not found',
+  'webhook.delivery.not.found': 'Delivery not found',
+  'webhook.owner.not.found': 'Extractor or scheduler not found',
+  'webhook.deleted': 'Webhook deleted',
+  'webhook.redelivered': 'Delivery queued again',
+  'webhook.test.sent': 'Test event queued',
+  'webhook.too.many': 'This item already has {{max}} webhooks: delete one before adding another.',
+  'webhook.no.encryption.key': 'Webhook secrets cannot be opened: the worker has no ENCRYPTION_KEY.',
+  'webhook.refused': 'Refused by the egress policy: {{reason}}',
+
   // Settings screen
   'settings.title': 'Settings',
   'settings.change.password': 'Change password',

@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import {
   QUEUES,
   queuePrefix,
+  type DeliverWebhookPayload,
   type FireSchedulerPayload,
   type RecognitionPayload,
   type RunFlowPayload,
@@ -19,6 +20,8 @@ export type SchedulesQueue = Queue<FireSchedulerPayload>;
 export type MailQueue = Queue<SendMessageMailPayload>;
 /** PDFs the worker's child processes read (template pages, statements). */
 export type RecognitionQueue = Queue<RecognitionPayload>;
+/** Webhook deliveries (redeliveries and test events; the worker queues a run's own). */
+export type WebhooksQueue = Queue<DeliverWebhookPayload>;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -27,6 +30,7 @@ declare module 'fastify' {
       schedules: SchedulesQueue;
       mail: MailQueue;
       recognition: RecognitionQueue;
+      webhooks: WebhooksQueue;
       /** Only read: /health checks that the worker's maintenance job scheduler is there. */
       maintenance: Queue;
     };
@@ -47,13 +51,15 @@ export const queuesPlugin = fp(async (app: FastifyInstance) => {
     connection,
     prefix,
   });
+  const webhooks: WebhooksQueue = new Queue<DeliverWebhookPayload>(QUEUES.webhooks, { connection, prefix });
   const maintenance = new Queue(QUEUES.maintenance, { connection, prefix });
-  app.decorate('queues', { runs, schedules, mail, recognition, maintenance });
+  app.decorate('queues', { runs, schedules, mail, recognition, webhooks, maintenance });
   app.addHook('onClose', async () => {
     await runs.close();
     await schedules.close();
     await mail.close();
     await recognition.close();
+    await webhooks.close();
     await maintenance.close();
     connection.disconnect();
   });

@@ -2,6 +2,7 @@ import {
   Prisma,
   createFileStorage,
   fillDatasetsOfRun,
+  type DatasetRowChanges,
   type FileMeta,
   type FileStorage,
   type PrismaClient,
@@ -118,12 +119,12 @@ async function fillDatasets(
   runId: string,
   extractorId: string,
   end: RunEnd,
-): Promise<{ end: RunEnd; pendingEngineDatasetIds: string[] }> {
+): Promise<{ end: RunEnd; pendingEngineDatasetIds: string[]; changes: DatasetRowChanges[] }> {
   await tx.$executeRawUnsafe('SAVEPOINT dataset_fill');
   try {
-    const { pendingEngineDatasetIds } = await fillDatasetsOfRun(tx, { id: runId, extractorId });
+    const { pendingEngineDatasetIds, changes } = await fillDatasetsOfRun(tx, { id: runId, extractorId });
     await tx.$executeRawUnsafe('RELEASE SAVEPOINT dataset_fill');
-    return { end, pendingEngineDatasetIds };
+    return { end, pendingEngineDatasetIds, changes };
   } catch (error) {
     await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT dataset_fill');
     const failed: RunEnd = {
@@ -131,7 +132,7 @@ async function fillDatasets(
       errorCode: AUTOMATION_ERROR_BASE + 13,
       errorMessage: `${MESSAGES['dataset.fill.error']} (${error instanceof Error ? error.message.slice(0, 300) : 'unknown error'})`,
     };
-    return { end: failed, pendingEngineDatasetIds: [] };
+    return { end: failed, pendingEngineDatasetIds: [], changes: [] };
   }
 }
 
@@ -139,6 +140,11 @@ async function fillDatasets(
 export interface RunStoreHooks {
   /** A run left rows waiting for the F-engine in these engine datasets: queue their import. */
   onEngineRowsPending?: (datasetIds: readonly string[]) => Promise<void>;
+  /**
+   * A run ended (its end committed), with the rows it wrote per dataset: its webhooks and change
+   * alerts are queued. A failure here is the hook's own to log; the run's end stands.
+   */
+  onRunEnded?: (runId: string, end: RunEnd, datasetChanges: readonly DatasetRowChanges[]) => Promise<void>;
 }
 
 /**
@@ -214,6 +220,7 @@ export function createRunStore(
             select: {
               id: true,
               name: true,
+              inputs: true,
               actions: { orderBy: { sequence: 'asc' }, include: flowActionInclude },
             },
           },
@@ -235,6 +242,7 @@ export function createRunStore(
     async finishRun(runId: string, runEnd: RunEnd): Promise<RunEnd | null> {
       let end = runEnd;
       let pendingEngineDatasetIds: string[] = [];
+      let datasetChanges: DatasetRowChanges[] = [];
       const ended = await db.$transaction(async (tx) => {
         const finishedAt = new Date();
         // Locked: the API's stopped-run sweep may end the same run meanwhile; one of the two waits.
@@ -242,7 +250,11 @@ export function createRunStore(
           SELECT status, "extractorId" FROM "Run" WHERE id = ${runId}::uuid FOR UPDATE`;
         if (owner?.status !== 'EXECUTING') return null;
         if (end.status === 'SUCCESS')
-          ({ end, pendingEngineDatasetIds } = await fillDatasets(tx, runId, owner.extractorId, end));
+          ({
+            end,
+            pendingEngineDatasetIds,
+            changes: datasetChanges,
+          } = await fillDatasets(tx, runId, owner.extractorId, end));
         const updated = await tx.run.updateMany({
           where: { id: runId, status: 'EXECUTING' },
           data: {
@@ -275,6 +287,7 @@ export function createRunStore(
       // After the commit: a queue that is away loses no row (the rows stay pending for the sweep).
       if (ended && pendingEngineDatasetIds.length > 0)
         await hooks.onEngineRowsPending?.(pendingEngineDatasetIds);
+      if (ended) await hooks.onRunEnded?.(runId, ended, datasetChanges);
       return ended;
     },
 

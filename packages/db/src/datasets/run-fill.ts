@@ -8,14 +8,20 @@ import { prismaSql } from './sql-runner.js';
 /**
  * Writes a successful run's values into every dataset its extractor's actions fill, in the
  * caller's transaction (the one that ends the run: the rows and the run's end commit together).
- * Returns the rows written per dataset id, and the engine datasets it left rows pending in (their
- * import is queued once the transaction commits).
+ * Returns the rows written per dataset id, what changed in each dataset (rows new to it, rows
+ * written over an existing key: webhooks' DATASET_ROWS_CHANGED), and the engine datasets it left
+ * rows pending in (their import is queued once the transaction commits).
  */
 export async function fillDatasetsOfRun(
   tx: Prisma.TransactionClient,
   run: { id: string; extractorId: string },
-): Promise<{ written: Map<string, number>; pendingEngineDatasetIds: string[] }> {
+): Promise<{
+  written: Map<string, number>;
+  changes: DatasetRowChanges[];
+  pendingEngineDatasetIds: string[];
+}> {
   const pendingEngineDatasetIds: string[] = [];
+  const changes: DatasetRowChanges[] = [];
   const maps = await tx.datasetMap.findMany({
     where: {
       OR: [
@@ -30,7 +36,7 @@ export async function fillDatasetsOfRun(
     },
   });
   const written = new Map<string, number>();
-  if (maps.length === 0) return { written, pendingEngineDatasetIds };
+  if (maps.length === 0) return { written, changes, pendingEngineDatasetIds };
 
   const sourcesByDataset = new Map<string, FieldSource[]>();
   for (const map of maps) {
@@ -79,7 +85,7 @@ export async function fillDatasetsOfRun(
     const dataset = await tx.dataset.update({
       where: { id: datasetId },
       data: { filledAt: new Date(), isDirty: false },
-      select: { type: true, fields: { select: { id: true, type: true, isKey: true } } },
+      select: { name: true, type: true, fields: { select: { id: true, type: true, isKey: true } } },
     });
     const isEngineDataset = isEngineDatasetType(dataset.type);
     const result = await fillDataset(sql, {
@@ -104,6 +110,21 @@ export async function fillDatasetsOfRun(
       });
     if (engineSync && engineSync.pending > 0) pendingEngineDatasetIds.push(datasetId);
     written.set(datasetId, result.written);
+    if (result.written > 0)
+      changes.push({
+        datasetId,
+        name: dataset.name,
+        inserted: result.inserted,
+        updated: result.written - result.inserted,
+      });
   }
-  return { written, pendingEngineDatasetIds };
+  return { written, changes, pendingEngineDatasetIds };
+}
+
+/** One dataset's rows a run wrote: new to it, and written over an existing key. */
+export interface DatasetRowChanges {
+  datasetId: string;
+  name: string;
+  inserted: number;
+  updated: number;
 }

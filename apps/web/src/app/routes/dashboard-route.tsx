@@ -17,6 +17,12 @@ import { useUpdateUserSetting } from '../../features/user-settings/api/update-us
 import { DialogLoading } from '../../components/route-loading';
 import { errorText } from '../../lib/api-client';
 import { useSession } from '../../lib/session';
+import type { WebhookOwner } from '../../features/webhooks/api/webhook-owner';
+
+// Webhooks of an item (issue 26), loaded when first shown.
+const WebhooksDialog = lazy(() =>
+  import('../../features/webhooks/components/webhooks-dialog').then((m) => ({ default: m.WebhooksDialog })),
+);
 
 // Run results (steps, values, tables, pictures) load when first shown.
 const RunResultsDialog = lazy(() =>
@@ -34,6 +40,7 @@ export function DashboardRoute() {
   const showResults = (item: ExtractorListItem) => {
     if (item.lastRunId !== null) setResults({ runId: item.lastRunId, name: item.name });
   };
+  const [webhooksOf, setWebhooksOf] = useState<WebhookOwner | null>(null);
 
   if (isTempPasswordSet) {
     return (
@@ -69,12 +76,22 @@ export function DashboardRoute() {
           kind={kind}
           refreshIntervalMs={refreshIntervalMs}
           onShowResults={showResults}
+          onShowWebhooks={
+            kind.canExecute
+              ? (item) => setWebhooksOf({ kind: 'extractor', id: item.id, name: item.name })
+              : undefined
+          }
         />,
       ]),
     ),
     datasets: <DatasetListPanel refreshIntervalMs={refreshIntervalMs} />,
     queries: <QueryListPanel refreshIntervalMs={refreshIntervalMs} />,
-    scheduler: <SchedulerListPanel refreshIntervalMs={refreshIntervalMs} />,
+    scheduler: (
+      <SchedulerListPanel
+        refreshIntervalMs={refreshIntervalMs}
+        onShowWebhooks={(item) => setWebhooksOf({ kind: 'scheduler', id: item.id, name: item.name })}
+      />
+    ),
     messaging: <MessagingPanel refreshIntervalMs={refreshIntervalMs} />,
     'statement-recognition': <StatementRecognitionPanel />,
   };
@@ -96,6 +113,11 @@ export function DashboardRoute() {
       {results && (
         <Suspense fallback={<DialogLoading />}>
           <RunResultsDialog runId={results.runId} name={results.name} onClose={() => setResults(null)} />
+        </Suspense>
+      )}
+      {webhooksOf && (
+        <Suspense fallback={<DialogLoading />}>
+          <WebhooksDialog owner={webhooksOf} onClose={() => setWebhooksOf(null)} />
         </Suspense>
       )}
     </>

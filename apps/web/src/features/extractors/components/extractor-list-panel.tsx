@@ -20,6 +20,7 @@ import {
   MESSAGES,
   PENDING_ASK_CHECK_DELAY_MS,
   type ExtractorListItem,
+  type RunInputValues,
   type RunStatus,
 } from '@pagewright/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
@@ -38,6 +39,7 @@ import type { ItemFields } from '../item-rules';
 import { builderLocation, type ListKind } from '../list-kinds';
 import { ExtractorRow, type RowActions } from './extractor-row';
 import { ItemDialog } from './item-dialog';
+import { RunInputsDialog } from './run-inputs-dialog';
 
 /**
  * A status shown in place of the server's until the server's changes: EXECUTING while Execute is
@@ -52,6 +54,8 @@ type OpenDialog =
   | { kind: 'create' }
   | { kind: 'rename'; item: ExtractorListItem }
   | { kind: 'delete'; item: ExtractorListItem }
+  /** Execute of an item with inputs asks their values first. */
+  | { kind: 'inputs'; item: ExtractorListItem }
   | null;
 
 /** Hook for the first load: the insertor and navigator lists wait a little (spec §9). */
@@ -74,9 +78,12 @@ export function ExtractorListPanel({
   kind,
   refreshIntervalMs,
   onShowResults,
+  onShowWebhooks,
 }: {
   kind: ListKind;
   refreshIntervalMs: number;
+  /** Opens an item's webhooks; rows offer them only when this is given. */
+  onShowWebhooks?: (item: ExtractorListItem) => void;
   /** Opens the results of an item's last run; rows offer them only when this is given. */
   onShowResults?: (item: ExtractorListItem) => void;
 }) {
@@ -155,10 +162,10 @@ export function ExtractorListPanel({
 
   const reload = () => queryClient.invalidateQueries({ queryKey });
 
-  const execute = async (item: ExtractorListItem) => {
+  const execute = async (item: ExtractorListItem, inputs?: RunInputValues) => {
     setLocalStatus(item, 'EXECUTING');
     try {
-      const started = await executeExtractor(item.id);
+      const started = await executeExtractor(item.id, inputs);
       // Queued with no worker to take it: say so instead of a row that pulses for nothing.
       if (started.waitingForWorker) toast.warning(t('run.waiting.for.worker'));
       // The server has the run now: show its EXECUTING without waiting for the next load.
@@ -199,7 +206,7 @@ export function ExtractorListPanel({
   };
 
   const actions: RowActions = {
-    onExecute: (item) => void execute(item),
+    onExecute: (item) => (item.inputs.length > 0 ? setDialog({ kind: 'inputs', item }) : void execute(item)),
     onCopy: (item) => void copy(item),
     onRename: (item) => setDialog({ kind: 'rename', item }),
     onEdit: (item) => {
@@ -208,6 +215,7 @@ export function ExtractorListPanel({
     },
     onDelete: (item) => setDialog({ kind: 'delete', item }),
     onShowResults,
+    onShowWebhooks,
   };
 
   const create = async (fields: ItemFields) => {
@@ -294,6 +302,17 @@ export function ExtractorListPanel({
           mode="rename"
           initial={{ name: dialog.item.name, description: dialog.item.description }}
           onSubmit={(fields) => rename(dialog.item, fields)}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog?.kind === 'inputs' && (
+        <RunInputsDialog
+          name={dialog.item.name}
+          inputs={dialog.item.inputs}
+          onSubmit={(values) => {
+            setDialog(null);
+            void execute(dialog.item, values);
+          }}
           onClose={() => setDialog(null)}
         />
       )}

@@ -16,6 +16,8 @@ export interface RowActions {
   onDelete: (item: ExtractorListItem) => void;
   /** Opens the results of the item's last run (given by the screen that shows them). */
   onShowResults?: (item: ExtractorListItem) => void;
+  /** Opens the item's webhooks (given by the screen that shows them). */
+  onShowWebhooks?: (item: ExtractorListItem) => void;
 }
 
 /** Statuses a finished run leaves: their marker opens that run's results. */
@@ -114,6 +116,9 @@ export function ExtractorRow({
         <MenuItem onClick={choose(actions.onCopy)}>{t('extractors.copy')}</MenuItem>
         <MenuItem onClick={choose(actions.onRename)}>{t('extractors.rename')}</MenuItem>
         <MenuItem onClick={choose(actions.onEdit)}>{t('extractors.edit')}</MenuItem>
+        {actions.onShowWebhooks && (
+          <MenuItem onClick={choose(actions.onShowWebhooks)}>{t('webhooks.menu')}</MenuItem>
+        )}
       </Menu>
     </ListItem>
   );

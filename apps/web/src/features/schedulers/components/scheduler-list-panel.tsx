@@ -89,7 +89,14 @@ function SchedulerSummary({ scheduler }: { scheduler: SchedulerDto }) {
  * whenever a run changes state; Add, Edit (the wizard with the saved values), Rename, Delete and
  * the runs its firings started or skipped.
  */
-export function SchedulerListPanel({ refreshIntervalMs }: { refreshIntervalMs: number }) {
+export function SchedulerListPanel({
+  refreshIntervalMs,
+  onShowWebhooks,
+}: {
+  refreshIntervalMs: number;
+  /** Opens a scheduler's webhooks (called for the runs it starts); offered only when given. */
+  onShowWebhooks?: (scheduler: SchedulerDto) => void;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const list = useSchedulerList(refreshIntervalMs);
@@ -140,6 +147,7 @@ export function SchedulerListPanel({ refreshIntervalMs }: { refreshIntervalMs: n
               { label: t('extractors.edit'), onClick: () => edit(item) },
               { label: t('extractors.rename'), onClick: () => items.openRename(item) },
               { label: t('schedulers.runs'), onClick: () => setShownFirings(item) },
+              ...(onShowWebhooks ? [{ label: t('webhooks.menu'), onClick: () => onShowWebhooks(item) }] : []),
             ]}
             onEdit={() => edit(item)}
             onDelete={() => items.openDelete(item)}
