@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { MESSAGES, type ExtractorType, type NormalizedPage } from '@pagewright/shared';
-import { expect } from './fixtures.js';
+import { createConfirmedUser } from '../support/accounts.js';
+import { GOOD_PASSWORD, expect, loginThroughUi } from './fixtures.js';
 
 /**
  * Driving the action builder in e2e tests: the API beside the screen, and clicks on the live page
@@ -148,4 +149,23 @@ export async function openRunResults(
   await expect(row).toHaveAttribute('data-status', status, { timeout: 120_000 });
   await row.getByRole('button', { name: `Results of the last run of ${name}` }).click();
   return page.getByRole('dialog', { name: new RegExp(`Run results: ${name}`) });
+}
+
+/**
+ * A new operator signed in through the login screen, with a new item of `extractorType` open in
+ * its builder. Answers the API token (for areas and API calls) and the item's id.
+ */
+export async function signInAndOpenNewBuilder(
+  page: Page,
+  label: string,
+  item: { name: string; description: string; extractorType: 'EXTRACTOR' | 'INSERTOR' },
+) {
+  const user = await createConfirmedUser(apiUrl(), mailUrl(), label);
+  await loginThroughUi(page, user.username, GOOD_PASSWORD);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const token = user.accessToken;
+  const { id } = await api<{ id: string }>(token, '/extractor/start', { method: 'POST', body: item });
+  await page.goto(`/${item.extractorType === 'INSERTOR' ? 'insertor' : 'extractor'}?id=${id}`);
+  await expect(page.getByRole('heading', { name: item.name })).toBeVisible();
+  return { token, id };
 }

@@ -1,21 +1,18 @@
 import type { Page } from '@playwright/test';
 import { MESSAGES } from '@pagewright/shared';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
-import { createConfirmedUser } from '../support/accounts.js';
 import { startFengineSandbox, type RunningFengineSandbox } from '../support/fengine-sandbox.js';
 import {
-  api,
-  apiUrl,
   card,
   chooseAction,
   confirm,
   dialog,
   executeFromDashboard,
-  mailUrl,
   openRunResults,
   pickAndOpen,
+  signInAndOpenNewBuilder,
 } from './builder-page.js';
-import { GOOD_PASSWORD, expect, loginThroughUi, test } from './fixtures.js';
+import { expect, test } from './fixtures.js';
 
 /**
  * Issue 25: an insertor recorded through the builder against a third-party KYC form signs in to the
@@ -79,17 +76,12 @@ test('an F-engine insertor recorded on a KYC form types the investor chosen at r
   page,
 }) => {
   test.setTimeout(480_000);
-  const user = await createConfirmedUser(apiUrl(), mailUrl(), 'fengine-e2e');
-  await loginThroughUi(page, user.username, GOOD_PASSWORD);
-  await expect(page).toHaveURL(/\/dashboard$/);
-  const token = user.accessToken;
   const name = 'KYC onboarding';
-  const { id } = await api<{ id: string }>(token, '/extractor/start', {
-    method: 'POST',
-    body: { name, description: 'Types an investor into the custodian form', extractorType: 'INSERTOR' },
+  const { token } = await signInAndOpenNewBuilder(page, 'fengine-e2e', {
+    name,
+    description: 'Types an investor into the custodian form',
+    extractorType: 'INSERTOR',
   });
-  await page.goto(`/insertor?id=${id}`);
-  await expect(page.getByRole('heading', { name })).toBeVisible();
   await chooseAction(page, 'Navigate');
   await dialog(page).getByLabel('URL').fill(`${site.url}/pages/kyc-onboarding.html`);
   await confirm(page, 10);

@@ -1,19 +1,16 @@
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
-import { createConfirmedUser } from '../support/accounts.js';
 import {
-  api,
-  apiUrl,
   card,
   chooseAction,
   confirm,
   dialog,
   executeFromDashboard,
-  mailUrl,
   openRunResults,
   pickAndOpen,
+  signInAndOpenNewBuilder,
   validateSaveAndClose,
 } from './builder-page.js';
-import { GOOD_PASSWORD, expect, loginThroughUi, test } from './fixtures.js';
+import { expect, test } from './fixtures.js';
 
 let site: FixtureSite;
 test.beforeAll(async () => {
@@ -27,17 +24,12 @@ test('"Make this an input" in the builder, then Execute asks the inputs prefille
   page,
 }) => {
   test.setTimeout(180_000);
-  const user = await createConfirmedUser(apiUrl(), mailUrl(), 'inputs-e2e');
-  await loginThroughUi(page, user.username, GOOD_PASSWORD);
-  await expect(page).toHaveURL(/\/dashboard$/);
-  const token = user.accessToken;
   const name = 'Echo inputs';
-  const { id } = await api<{ id: string }>(token, '/extractor/start', {
-    method: 'POST',
-    body: { name, description: 'Inputs (e2e)', extractorType: 'EXTRACTOR' },
+  const { token } = await signInAndOpenNewBuilder(page, 'inputs-e2e', {
+    name,
+    description: 'Inputs (e2e)',
+    extractorType: 'EXTRACTOR',
   });
-  await page.goto(`/extractor?id=${id}`);
-  await expect(page.getByRole('heading', { name })).toBeVisible();
 
   // The URL becomes {{input.page}}; the builder opens the recorded one (the default).
   await chooseAction(page, 'Navigate');
