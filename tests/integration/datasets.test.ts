@@ -10,11 +10,17 @@ import {
   type DatasetEditResponse,
   type DatasetFieldDto,
   type LabelColumnMappingRow,
-  type LabelColumnRow,
 } from '@pagewright/shared';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 import { waitForRun } from '../support/runs-api.js';
+import {
+  buildDataset as buildDatasetOf,
+  offeredRows as offeredRowsOf,
+  rowName,
+  saveMapping as saveMappingOf,
+  type FieldSpec,
+} from '../support/datasets-api.js';
 
 const apiUrl = inject('apiUrl');
 const mailUrl = inject('mailUrl');
@@ -86,94 +92,19 @@ async function execute(user: SignedInUser, extractorId: string): Promise<void> {
   expect(run.status, JSON.stringify(run.errorMessage)).toBe('SUCCESS');
 }
 
-interface FieldSpec {
-  name: string;
-  type?: 'TEXT' | 'NUMBER' | 'DATETIME' | 'FILE';
-  dataSetKey?: boolean;
-  datasetFieldId?: string | null;
-}
-
-const offeredRows = async (user: SignedInUser): Promise<LabelColumnRow[]> =>
-  (
-    (await api().get('/api/dataset/datasetlabelcolumn').set(bearer(user)).expect(200)).body as {
-      labelTablesColumnsDto: LabelColumnRow[];
-    }
-  ).labelTablesColumnsDto;
-
-/** "Statements / Name" for a column, "Title" for a label: how the tests name an offered row. */
-const rowName = (row: LabelColumnRow) =>
-  row.extractorLabelTableColumnDto.tableColumnName
-    ? `${row.extractorLabelTableColumnDto.tableName} / ${row.extractorLabelTableColumnDto.tableColumnName}`
-    : row.extractorLabelTableColumnDto.actionLabel;
-
-/**
- * The whole wizard: fields (step 1), the rows of `extractorId` named in `mapping` (step 2), each
- * checked for its field (step 3), save. `mapping` is field name → row name of each extractor.
- */
-async function buildDataset(
+const offeredRows = (user: SignedInUser) => offeredRowsOf(apiUrl, user.token);
+const buildDataset = (
   user: SignedInUser,
   name: string,
   fields: FieldSpec[],
   mapping: Record<string, Record<string, string>>,
-): Promise<string> {
-  const created = await api()
-    .post('/api/dataset/createdataset')
-    .set(bearer(user))
-    .send({ type: 'CUSTOM', name, description: `${name} rows` })
-    .expect(201);
-  const datasetId = (created.body as { id: string }).id;
-  await api().post('/api/dataset/datasetfield').set(bearer(user)).send({ fields }).expect(200);
-  return saveMapping(user, datasetId, mapping);
-}
-
-async function saveMapping(
+) => buildDatasetOf(apiUrl, user.token, name, fields, mapping);
+const saveMapping = (
   user: SignedInUser,
   datasetId: string,
   mapping: Record<string, Record<string, string>>,
   expected = 200,
-): Promise<string> {
-  const offered = await offeredRows(user);
-  const chosen = Object.entries(mapping).flatMap(([extractorId, byField]) =>
-    Object.entries(byField).map(([field, row]) => {
-      const found = offered.find(
-        (candidate) => candidate.extractorId === extractorId && rowName(candidate) === row,
-      );
-      if (!found) throw new Error(`no offered row ${row} of ${extractorId}`);
-      return { field, row: found };
-    }),
-  );
-  const unique = [
-    ...new Map(chosen.map(({ row }) => [`${row.actionId}:${row.tableColumnId}`, row])).values(),
-  ];
-  const step3 = await api()
-    .post('/api/dataset/labeltablecolumnlist')
-    .set(bearer(user))
-    .send({ rows: unique.map(({ actionId, tableColumnId }) => ({ actionId, tableColumnId })) })
-    .expect(200);
-  const mappingRows = (step3.body as { labelAndTableColumnDtoList: LabelColumnMappingRow[] })
-    .labelAndTableColumnDtoList;
-  const rows = mappingRows.map((row) => ({
-    actionId: row.actionId,
-    tableColumnId: row.tableColumnId,
-    checkBoxes: row.checkBoxes.map((box) => ({
-      datasetFieldName: box.datasetFieldName,
-      checked: chosen.some(
-        ({ field, row: source }) =>
-          field === box.datasetFieldName &&
-          source.actionId === row.actionId &&
-          source.tableColumnId === row.tableColumnId,
-      ),
-    })),
-  }));
-  const saved = await api()
-    .post('/api/dataset/save')
-    .query({ datasetId })
-    .set(bearer(user))
-    .send({ rows })
-    .expect(expected);
-  if (expected === 200) expect(saved.body).toEqual({ id: datasetId, message: MESSAGES['dataset.saved'] });
-  return datasetId;
-}
+) => saveMappingOf(apiUrl, user.token, datasetId, mapping, expected);
 
 async function edit(user: SignedInUser, datasetId: string): Promise<DatasetEditResponse> {
   return (await api().get('/api/dataset/edit').query({ datasetId }).set(bearer(user)).expect(200))

@@ -48,3 +48,15 @@ export async function createSignedInUser(
   const row = await db.user.findUniqueOrThrow({ where: { email } });
   return { id: row.id, token: account.accessToken, email };
 }
+
+/**
+ * Signs the user in again (a fresh access token in `user.token`): for a test that outlasts the
+ * 15-minute token, as a long wait on a busy machine can.
+ */
+export async function signInAgain(apiUrl: string, user: SignedInUser): Promise<void> {
+  const login = await request(apiUrl)
+    .post('/api/auth')
+    .send({ username: user.email, password: GOOD_PASSWORD })
+    .expect(200);
+  user.token = (login.body as { accessToken: string }).accessToken;
+}

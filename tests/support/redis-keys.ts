@@ -9,12 +9,14 @@ import type { Redis } from 'ioredis';
  */
 const PERMANENT = [
   /^bull:pagewright-maintenance:/u,
-  /^bull:pagewright-(runs|session-open|schedules|mail|recognition|fengine-import|webhooks):(meta|id|events|completed|failed|wait|active|paused|prioritized|delayed|stalled|marker|pc|de)$/u,
+  /^bull:pagewright-(runs|session-open|schedules|mail|recognition|fengine-import|webhooks|bulk-runs):(meta|id|events|completed|failed|wait|active|paused|prioritized|delayed|stalled|marker|pc|de)$/u,
   /^bull:pagewright-schedules:repeat(:scheduler:[0-9a-f-]+(:\d+)?)?$/u,
   // The message outbox's periodic re-queue (issue 24), a job scheduler on the mail queue.
   /^bull:pagewright-mail:repeat(:requeue-pending-message-mails(:\d+)?)?$/u,
   // The F-engine import sweep (issue 25), a job scheduler on the import queue.
   /^bull:pagewright-fengine-import:repeat(:fengine-import-sweep(:\d+)?)?$/u,
+  // The bulk-run sweep (issue 26), a job scheduler on the bulk-run queue.
+  /^bull:pagewright-bulk-runs:repeat(:sweep-bulk-runs(:\d+)?)?$/u,
 ];
 
 /** Keys under `prefix` that have no expiry (TTL -1), besides the permanent ones above. */

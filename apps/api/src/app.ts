@@ -102,6 +102,11 @@ import { createRunV1Repository } from './modules/runs/runs.v1.repository.js';
 import { runV1Routes } from './modules/runs/runs.v1.routes.js';
 import { runStartV1Routes } from './modules/runs/run-start.v1.routes.js';
 import { createRunV1Service } from './modules/runs/runs.v1.service.js';
+import { createBulkRunRepository } from './modules/bulk-runs/bulk-runs.repository.js';
+import { bulkRunRoutes } from './modules/bulk-runs/bulk-runs.routes.js';
+import { bulkRunV1Routes } from './modules/bulk-runs/bulk-runs.v1.routes.js';
+import { createBulkRunService } from './modules/bulk-runs/bulk-runs.service.js';
+import { createQueryRowSource } from './modules/queries/query-row-source.js';
 import { createWebhookRepository } from './modules/webhooks/webhooks.repository.js';
 import { webhookRoutes } from './modules/webhooks/webhooks.routes.js';
 import { createWebhookService } from './modules/webhooks/webhooks.service.js';
@@ -301,6 +306,13 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
     log: app.log,
   });
 
+  const bulkRunService = createBulkRunService({
+    bulkRuns: createBulkRunRepository(app.db),
+    tables: createQueryRowSource(queryResults),
+    queue: app.queues.bulkRuns,
+    log: app.log,
+  });
+
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
@@ -310,6 +322,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
       await api.register(apiKeyRoutes, { apiKeys: createApiKeyService(apiKeyRepository) });
       await api.register(liveRoutes, { hub: liveEvents });
       await api.register(runRoutes, { runs: runService });
+      await api.register(bulkRunRoutes, { bulkRuns: bulkRunService });
       await api.register(askRoutes, {
         asks: createAskService({
           asks: createAskRepository(app.db),
@@ -417,6 +430,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
       });
       await v1.register(queryV1Routes, { rows: createQueryV1Service(queryResults) });
       await v1.register(runStartV1Routes, { runs: runService });
+      await v1.register(bulkRunV1Routes, { bulkRuns: bulkRunService });
       await v1.register(runV1Routes, {
         runs: runService,
         runsV1: createRunV1Service({
@@ -424,6 +438,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
           statuses: createRunV1Repository(app.db),
           // Each wait holds a request and polls PostgreSQL 2.5 times a second.
           waits: { maxRunning: 200, maxPerUser: 20 },
+          onRunEnded: (runId, listener) => liveEvents.onRunEnded(runId, listener),
         }),
       });
     },

@@ -57,6 +57,11 @@ const configSchema = z.object({
    * per box in @pagewright/recognition.
    */
   RECOGNITION_HEAP_MB: z.coerce.number().int().min(128).max(16_384).default(512),
+  /**
+   * Runs of one user's bulk runs going at once across all workers (issue 26): the rest of their
+   * items wait PENDING. Other users' runs and the user's own single runs are not held back by it.
+   */
+  BULK_RUN_CONCURRENCY_PER_USER: z.coerce.number().int().min(1).max(64).default(3),
   /** Flow runs one worker process executes at once (each in its own browser context). */
   WORKER_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /**

@@ -5,7 +5,11 @@ import pino from 'pino';
 import { createDatabase, createFileStorage, createRunStarter, createSecretBox, pgSql } from '@pagewright/db';
 import { createMailer } from '@pagewright/mail';
 import {
+  BULK_RUN_JOBS,
+  BULK_RUN_SWEEP_EVERY_MS,
   FENGINE_IMPORT_JOBS,
+  advanceBulkRunsPayloadSchema,
+  type AdvanceBulkRunsPayload,
   MAIL_JOBS,
   MAINTENANCE_JOBS,
   QUEUES,
@@ -56,6 +60,7 @@ import {
   webhookRetryDelay,
 } from './processors/webhook-delivery.processor.js';
 import { createWebhookEvents } from './webhooks/webhook-events.js';
+import { createBulkRunDriver, scheduleBulkRunSweep } from './bulk-runs/bulk-run-driver.js';
 
 const config = loadConfig();
 /** This process's identity: live sessions live here, and their commands come to its own queue. */
@@ -335,12 +340,47 @@ webhooksWorker.on('failed', (job, error) =>
   log.debug({ jobId: job?.id, attempt: job?.attemptsMade, err: error }, 'a webhook attempt failed'),
 );
 
+// Bulk runs (issue 26): the driver starts a user's pending items a few at a time; each run's end
+// wakes it, and a sweep every BULK_RUN_SWEEP_EVERY_MS repairs what a dead worker left.
+const bulkRunsQueue = new Queue<AdvanceBulkRunsPayload>(QUEUES.bulkRuns, { connection, prefix });
+const bulkRuns = createBulkRunDriver({
+  db,
+  starter: runStarter,
+  queue: bulkRunsQueue,
+  maxRunningPerUser: config.BULK_RUN_CONCURRENCY_PER_USER,
+  log,
+});
+const scheduleBulkSweep = () =>
+  scheduleBulkRunSweep(bulkRunsQueue, BULK_RUN_SWEEP_EVERY_MS).catch((error: unknown) =>
+    log.error({ err: error }, 'could not schedule the bulk-run sweep'),
+  );
+await scheduleBulkSweep();
+connection.on('ready', () => void scheduleBulkSweep());
+const bulkRunsWorker = new Worker(
+  QUEUES.bulkRuns,
+  keyExpiry.expiringJobs(RUN_JOB_TTL_SECONDS, async (job: Job) => {
+    if (job.name === BULK_RUN_JOBS.sweep) return bulkRuns.sweep();
+    if (job.name === BULK_RUN_JOBS.advance)
+      return bulkRuns.advance(advanceBulkRunsPayloadSchema.parse(job.data).userId);
+    throw new Error(`Unknown bulk-run job: ${job.name}`);
+  }),
+  // Advances wait on the database and Redis; each user's take turns on a lock of their own.
+  { connection, prefix, concurrency: 4 },
+);
+bulkRunsWorker.on('failed', (job, error) =>
+  log.warn({ jobId: job?.id, name: job?.name, err: error }, 'a bulk-run job failed'),
+);
+
 const runStore = createRunStore(db, createFileStorage(db), {
   onEngineRowsPending: queueEngineImports,
-  onRunEnded: (runId, end, datasetChanges) =>
-    webhookEvents
+  onRunEnded: async (runId, end, datasetChanges) => {
+    await bulkRuns
+      .runEnded(runId, end)
+      .catch((error: unknown) => log.error({ err: error, runId }, 'could not record a bulk-run item'));
+    await webhookEvents
       .runEnded(runId, end, datasetChanges)
-      .catch((error: unknown) => log.error({ err: error, runId }, 'could not queue the webhooks of a run')),
+      .catch((error: unknown) => log.error({ err: error, runId }, 'could not queue the webhooks of a run'));
+  },
 });
 const stalledRuns: StalledRunsDeps = {
   store: runStore,
@@ -480,12 +520,14 @@ async function shutdown(signal: string): Promise<void> {
   await recognitionWorker.close();
   await fengineImportWorker.close();
   await webhooksWorker.close();
+  await bulkRunsWorker.close();
   await Promise.all([
     runsQueue.close(),
     schedulesQueue.close(),
     mailQueue.close(),
     fengineImportQueue.close(),
     webhooksQueue.close(),
+    bulkRunsQueue.close(),
   ]);
   mailer.close();
   await liveViews.stop();

@@ -29,3 +29,4 @@ export * from './contracts/webhooks.js';
 export * from './contracts/api-keys.js';
 export * from './contracts/public-api.js';
 export * from './contracts/inputs.js';
+export * from './contracts/bulk-runs.js';

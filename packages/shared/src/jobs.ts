@@ -29,6 +29,8 @@ export const QUEUES = {
   fengineImport: 'pagewright-fengine-import',
   /** Signed webhook deliveries (issue 26): one job per delivery, retried over about a day. */
   webhooks: 'pagewright-webhooks',
+  /** Bulk runs (issue 26): the driver that starts their items' runs, a few at a time per user. */
+  bulkRuns: 'pagewright-bulk-runs',
 } as const;
 
 export const MAINTENANCE_JOBS = {
@@ -163,6 +165,32 @@ export function deliverWebhookJobOptions(deliveryId: string) {
     removeOnFail: { count: 1000 },
   } as const;
 }
+
+/** Jobs of QUEUES.bulkRuns. */
+export const BULK_RUN_JOBS = {
+  /** Starts the next PENDING items of a user's bulk runs while the user has room (per-user cap). */
+  advance: 'advance-bulk-runs',
+  /**
+   * The periodic job: items whose run ended without the driver hearing of it (a worker died) take
+   * the run's end, items claimed by a dead worker go back to PENDING, and every user with pending
+   * items is advanced.
+   */
+  sweep: 'sweep-bulk-runs',
+} as const;
+export const advanceBulkRunsPayloadSchema = z.object({ userId: z.string().uuid() });
+export type AdvanceBulkRunsPayload = z.infer<typeof advanceBulkRunsPayloadSchema>;
+/**
+ * An advance is idempotent (the driver counts and claims under a per-user lock): jobs are not
+ * deduplicated, so a wake-up that arrives while one runs is never lost.
+ */
+export const ADVANCE_BULK_RUNS_JOB_OPTIONS = {
+  attempts: 3,
+  backoff: { type: 'fixed', delay: 2_000 },
+  removeOnComplete: true,
+  removeOnFail: { count: 100 },
+} as const;
+/** How often the bulk-run sweep runs. */
+export const BULK_RUN_SWEEP_EVERY_MS = 30_000;
 
 /** Jobs of QUEUES.recognition, run in a pool of child processes of the worker (every core works). */
 export const RECOGNITION_JOBS = {

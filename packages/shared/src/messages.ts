@@ -373,6 +373,28 @@ export const MESSAGES = {
   'webhook.no.encryption.key': 'Webhook secrets cannot be opened: the worker has no ENCRYPTION_KEY.',
   'webhook.refused': 'Refused by the egress policy: {{reason}}',
 
+  // Bulk runs (issue 26, item 4)
+  'bulk.run.not.found': 'Bulk run not found',
+  'bulk.run.no.inputs':
+    'This extractor has no inputs: in the builder, make a typed text or an opened URL an input first.',
+  'bulk.run.empty': 'There is nothing to run: the source has no rows.',
+  'bulk.run.too.many': 'A bulk run takes at most {{max}} inputs; this source has {{count}}.',
+  'bulk.run.row.invalid': 'Row {{row}}: {{message}}',
+  'bulk.run.csv.invalid': 'The CSV file could not be read: {{reason}}',
+  'bulk.run.csv.too.large': 'The CSV file is larger than {{max}} MB.',
+  'bulk.run.column.unknown': 'The column {{column}} is not an input of this extractor.',
+  'bulk.run.column.missing': 'The source has no column {{column}} for the input {{input}}.',
+  'bulk.run.lines.input.required': 'Choose the input the lines go to.',
+  'bulk.run.source.not.found': 'Dataset or query not found',
+  'bulk.run.item.not.retryable': 'Only a row that failed or was stopped can be run again.',
+  'bulk.run.nothing.to.retry': 'No row of this bulk run failed or was stopped.',
+  'bulk.run.finished': 'This bulk run has finished.',
+  'bulk.run.too.many.running':
+    'You have {{max}} bulk runs going: wait for one to finish, or cancel one, before starting another.',
+  'bulk.run.item.extractor.gone': 'The extractor was deleted.',
+  'bulk.run.item.no.actions': 'The extractor has no saved actions to run.',
+  'bulk.run.item.cancelled': 'Cancelled before it ran.',
+
   // Settings screen
   'settings.title': 'Settings',
   'settings.change.password': 'Change password',

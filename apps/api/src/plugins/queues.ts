@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import {
   QUEUES,
   queuePrefix,
+  type AdvanceBulkRunsPayload,
   type DeliverWebhookPayload,
   type FireSchedulerPayload,
   type RecognitionPayload,
@@ -22,6 +23,8 @@ export type MailQueue = Queue<SendMessageMailPayload>;
 export type RecognitionQueue = Queue<RecognitionPayload>;
 /** Webhook deliveries (redeliveries and test events; the worker queues a run's own). */
 export type WebhooksQueue = Queue<DeliverWebhookPayload>;
+/** Wake-ups of the worker's bulk-run driver (issue 26). */
+export type BulkRunsQueue = Queue<AdvanceBulkRunsPayload>;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -31,6 +34,7 @@ declare module 'fastify' {
       mail: MailQueue;
       recognition: RecognitionQueue;
       webhooks: WebhooksQueue;
+      bulkRuns: BulkRunsQueue;
       /** Only read: /health checks that the worker's maintenance job scheduler is there. */
       maintenance: Queue;
     };
@@ -52,14 +56,16 @@ export const queuesPlugin = fp(async (app: FastifyInstance) => {
     prefix,
   });
   const webhooks: WebhooksQueue = new Queue<DeliverWebhookPayload>(QUEUES.webhooks, { connection, prefix });
+  const bulkRuns: BulkRunsQueue = new Queue<AdvanceBulkRunsPayload>(QUEUES.bulkRuns, { connection, prefix });
   const maintenance = new Queue(QUEUES.maintenance, { connection, prefix });
-  app.decorate('queues', { runs, schedules, mail, recognition, webhooks, maintenance });
+  app.decorate('queues', { runs, schedules, mail, recognition, webhooks, bulkRuns, maintenance });
   app.addHook('onClose', async () => {
     await runs.close();
     await schedules.close();
     await mail.close();
     await recognition.close();
     await webhooks.close();
+    await bulkRuns.close();
     await maintenance.close();
     connection.disconnect();
   });

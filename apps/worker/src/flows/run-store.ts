@@ -216,6 +216,7 @@ export function createRunStore(
         where: { id: runId },
         include: {
           user: { select: { email: true, firstName: true } },
+          bulkRunItem: { select: { id: true } },
           extractor: {
             select: {
               id: true,
@@ -249,6 +250,9 @@ export function createRunStore(
         const [owner] = await tx.$queryRaw<{ status: RunStatus; extractorId: string }[]>`
           SELECT status, "extractorId" FROM "Run" WHERE id = ${runId}::uuid FOR UPDATE`;
         if (owner?.status !== 'EXECUTING') return null;
+        // Runs of a bulk run end side by side: their dataset fills (keyed upserts) and the
+        // extractor's status take turns per extractor.
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`run-end:${owner.extractorId}`}))`;
         if (end.status === 'SUCCESS')
           ({
             end,
@@ -267,9 +271,13 @@ export function createRunStore(
         });
         if (updated.count === 0) return null;
         const run = owner;
+        const othersExecuting = await tx.run.count({
+          where: { extractorId: run.extractorId, status: 'EXECUTING', id: { not: runId } },
+        });
         await tx.extractor.update({
           where: { id: run.extractorId },
-          data: { status: end.status, lastRunAt: finishedAt },
+          // The list shows EXECUTING while another run of a bulk run still goes.
+          data: { status: othersExecuting > 0 ? 'EXECUTING' : end.status, lastRunAt: finishedAt },
         });
         if (end.status === 'ERROR' && end.errorMessage) {
           await tx.extractorErrorMessage.create({

@@ -187,6 +187,16 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
           navigationPolicy: deps.navigationPolicy,
           egressProxyUrl: await deps.pool.egressProxyUrl(),
           limits: { stepValueMaxBytes: deps.stepValueMaxBytes },
+          // A bulk run's item keeps only the picture of a step that failed: 10,000 runs of every
+          // step's pictures and HTML would fill the database with what nobody looks at.
+          ...(run.bulkRunItem
+            ? {
+                capturePageScreenshots: false,
+                captureElementScreenshots: false,
+                captureNormalizedHtml: false,
+                captureFailedStepScreenshot: true,
+              }
+            : {}),
         },
       );
       await storing;

@@ -122,6 +122,8 @@ export function createWebhookEvents(deps: WebhookEventsDeps) {
         extractorId: run.extractorId,
         status: 'SUCCESS',
         trigger: { not: 'VALIDATION' },
+        // A bulk run's runs each had their own inputs: none is a baseline of the extractor's data.
+        bulkRunItem: { is: null },
         id: { not: run.id },
         ...(run.finishedAt ? { finishedAt: { lt: run.finishedAt } } : {}),
       },
@@ -173,6 +175,7 @@ export function createWebhookEvents(deps: WebhookEventsDeps) {
           finishedAt: true,
           errorMessage: true,
           extractor: { select: { name: true } },
+          bulkRunItem: { select: { id: true } },
         },
       });
       // A validation's run is the builder's, not a run of the extractor its webhooks announce.
@@ -213,7 +216,9 @@ export function createWebhookEvents(deps: WebhookEventsDeps) {
           );
         }
       }
-      if (end.status === 'SUCCESS') await alertChanges({ ...run, resultsUrl });
+      // Change alerts compare one run of the extractor's data with the last: a bulk run's item
+      // (other inputs) is neither.
+      if (end.status === 'SUCCESS' && !run.bulkRunItem) await alertChanges({ ...run, resultsUrl });
     },
     queueDeliveries,
   };

@@ -474,4 +474,32 @@ describe('runFlow in Chromium', () => {
     expect(result.error?.codeName).toBe('No Such Element');
     expect(result.error?.originalMessage).toContain('#absent');
   });
+
+  it('pictures only the failed step when only failures are to be kept (a bulk run item)', async () => {
+    await page.setContent('<p id="here">here</p>');
+    const result = await runFlow(
+      page,
+      [
+        { sequence: 10, type: 'GET_TEXT', target: css('#here'), options: {} },
+        { sequence: 20, type: 'CLICK', target: css('#absent'), options: {} },
+      ],
+      hooksFor([]),
+      {
+        capturePageScreenshots: false,
+        captureElementScreenshots: false,
+        captureNormalizedHtml: false,
+        captureFailedStepScreenshot: true,
+        limits: { elementTimeoutMs: 300 },
+      },
+    );
+    expect(result.status).toBe('ERROR');
+    const [read, failed] = result.steps;
+    expect(read).toMatchObject({ status: 'SUCCESS' });
+    expect(read?.pageScreenshot).toBeUndefined();
+    expect(read?.elementScreenshot).toBeUndefined();
+    expect(read?.normalizedHtml).toBeUndefined();
+    expect(failed).toMatchObject({ status: 'ERROR', sequence: 20 });
+    // A JPEG of the page where it failed.
+    expect(failed?.pageScreenshot?.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+  });
 });

@@ -39,6 +39,11 @@ export interface RunFlowOptions {
   capturePageScreenshots?: boolean;
   /** Keep a JPEG of the element of element steps (default true). */
   captureElementScreenshots?: boolean;
+  /**
+   * Keep the viewport's JPEG of a step that failed even when the others are not pictured (default:
+   * as capturePageScreenshots). A bulk run's item is pictured only where it failed.
+   */
+  captureFailedStepScreenshot?: boolean;
   /** Keep the page's normalized HTML after every step (default true). */
   captureNormalizedHtml?: boolean;
   limits?: Partial<ActionLimits>;
@@ -172,6 +177,7 @@ export async function runFlow(
   const capturePageScreenshots = options.capturePageScreenshots ?? true;
   const captureElementScreenshots = options.captureElementScreenshots ?? true;
   const captureNormalizedHtml = options.captureNormalizedHtml ?? true;
+  const captureFailedStepScreenshot = options.captureFailedStepScreenshot ?? capturePageScreenshots;
   const navigationPolicy = options.navigationPolicy ?? PUBLIC_ONLY_POLICY;
   const previousValues = new Map<number, StepValue>(options.previousValues ?? []);
   const steps: StepRecord[] = [];
@@ -298,7 +304,7 @@ export async function runFlow(
           pageUrl: page.url(),
           timestamp,
           value: NONE,
-          ...(capturePageScreenshots ? { pageScreenshot: await pagePicture(page) } : {}),
+          ...(captureFailedStepScreenshot ? { pageScreenshot: await pagePicture(page) } : {}),
           ...(captureNormalizedHtml ? { normalizedHtml: await normalizedHtmlOf(page) } : {}),
           durationMs: Date.now() - startedAt,
           error: classified,

@@ -40,6 +40,12 @@ export interface StartRunRequest {
    * keeps them with the defaults of the inputs left out (a scheduled run: all defaults).
    */
   inputs?: Record<string, string>;
+  /**
+   * Set for an item of a bulk run (issue 26): the item claimed (STARTING) gets the run, in the same
+   * statement. Runs of one bulk run go side by side, so the start does not wait for the
+   * extractor's other runs; an item no longer STARTING (cancelled meanwhile) starts nothing.
+   */
+  bulkItemId?: string;
 }
 
 /** A unique key refused the statement (here: the firing's, already recorded). */
@@ -81,8 +87,13 @@ const START_SQL = `
     FROM extractor
     WHERE x.id = extractor.id AND extractor."hasActions" AND NOT extractor."hasPendingAsk"
       AND ($5::uuid IS NULL OR extractor."extractorType" <> 'NAVIGATOR')
-      AND (x.status IS NULL OR x.status <> 'EXECUTING')
-      AND NOT EXISTS (SELECT 1 FROM "Run" WHERE "extractorId" = $1::uuid AND status = 'EXECUTING')
+      AND ($8::uuid IS NOT NULL OR (
+        (x.status IS NULL OR x.status <> 'EXECUTING')
+        AND NOT EXISTS (SELECT 1 FROM "Run" WHERE "extractorId" = $1::uuid AND status = 'EXECUTING')
+      ))
+      AND ($8::uuid IS NULL OR EXISTS (
+        SELECT 1 FROM "BulkRunItem" b WHERE b.id = $8::uuid AND b."userId" = $2::uuid AND b.status = 'STARTING'
+      ))
     RETURNING x.id
   ), started AS (
     INSERT INTO "Run" (id, "jobId", "extractorId", "userId", status, trigger, "schedulerId", inputs, "startedAt", "createdAt", "updatedAt")
@@ -97,12 +108,18 @@ const START_SQL = `
       now() AT TIME ZONE 'UTC'
     FROM started WHERE $5::uuid IS NOT NULL
     RETURNING id
+  ), bulk_item AS (
+    UPDATE "BulkRunItem" b SET "runId" = started.id, status = 'RUNNING', attempts = b.attempts + 1,
+      "errorMessage" = NULL
+    FROM started WHERE b.id = $8::uuid
+    RETURNING b.id
   )
   SELECT extractor.status::text AS status, extractor."extractorType"::text AS "extractorType",
     extractor."hasActions", extractor."hasPendingAsk",
     (SELECT count(*) FROM started)::int AS started
   FROM extractor`;
-// (A data-modifying WITH runs whether or not the final SELECT reads it: `fired` always happens.)
+// (A data-modifying WITH runs whether or not the final SELECT reads it: `fired` and `bulk_item`
+// always happen.)
 
 /**
  * Starting a run of a saved extractor, the one way: Execute (the API) and a scheduler's firing
@@ -123,9 +140,12 @@ export function createRunStarter(deps: {
   function withdrawRun(runId: string, extractorId: string, previousStatus: RunStatus | null) {
     return db.$transaction([
       db.schedulerFiring.deleteMany({ where: { runId } }),
+      // A bulk item waits for the driver's next pass.
+      db.bulkRunItem.updateMany({ where: { runId }, data: { status: 'PENDING', runId: null } }),
       db.run.delete({ where: { id: runId } }),
       db.extractor.updateMany({
-        where: { id: extractorId, status: 'EXECUTING' },
+        // Other runs of a bulk run may still be executing: the extractor stays EXECUTING then.
+        where: { id: extractorId, status: 'EXECUTING', runs: { none: { status: 'EXECUTING' } } },
         data: { status: previousStatus },
       }),
     ]);
@@ -133,7 +153,7 @@ export function createRunStarter(deps: {
 
   return {
     async start(request: StartRunRequest): Promise<StartRunResult> {
-      const { userId, extractorId, firing, inputs } = request;
+      const { userId, extractorId, firing, inputs, bulkItemId } = request;
       // The run id is also its job id, known before the job exists: a run row always names its
       // job, so the API's stopped-run sweep can tell a lost job from one not yet queued.
       const runId = randomUUID();
@@ -147,6 +167,7 @@ export function createRunStarter(deps: {
           firing?.schedulerId ?? null,
           firing?.scheduledFor.toISOString() ?? null,
           JSON.stringify(inputs ?? {}),
+          bulkItemId ?? null,
         ]);
       } catch (error) {
         if (firing && isUniqueViolation(error)) return { started: false, refusal: 'ALREADY_FIRED' };

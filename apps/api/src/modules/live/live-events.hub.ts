@@ -32,11 +32,13 @@ export function createLiveEventsHub(deps: {
   const socketsByUser = new Map<string, Map<WebSocket, Subscriber>>();
   const channelPrefix = userEventsChannel(keyPrefix, '');
   const instance = randomUUID();
+  /** In-process listeners of runs' ends (the public API's `?wait=`), by run id. */
+  const runEndListeners = new Map<string, Set<() => void>>();
 
   subscriber.on('pmessage', (_pattern: string, channel: string, message: string) => {
     const sockets = socketsByUser.get(channel.slice(channelPrefix.length));
-    if (!sockets) return;
     const isFrame = message.startsWith(FRAME_PREFIX);
+    if (!sockets && (isFrame || runEndListeners.size === 0)) return;
     let json: unknown;
     try {
       json = JSON.parse(message);
@@ -48,6 +50,9 @@ export function createLiveEventsHub(deps: {
       log.warn({ channel, issues: parsed.error.issues }, 'dropped a malformed live event');
       return;
     }
+    if (parsed.data.type === 'run-status' && parsed.data.status !== 'EXECUTING')
+      for (const listener of runEndListeners.get(parsed.data.runId) ?? []) listener();
+    if (!sockets) return;
     const payload = isFrame ? message : JSON.stringify(parsed.data);
     for (const [socket, subscription] of sockets) {
       if (socket.readyState !== socket.OPEN) continue;
@@ -105,6 +110,20 @@ export function createLiveEventsHub(deps: {
       sockets?.delete(socket);
       if (sockets?.size === 0) socketsByUser.delete(userId);
       if (subscription?.watchesFrames) publishWatch(userId, subscription, false).catch(report);
+    },
+    /**
+     * Calls `listener` when a worker says the run ended (any API process hears it). A hint, not a
+     * promise: an end published before this call, or by the API's own sweep, is not heard, so the
+     * caller still reads the run's status now and then. Answers the function that stops listening.
+     */
+    onRunEnded(runId: string, listener: () => void): () => void {
+      const listeners = runEndListeners.get(runId) ?? new Set<() => void>();
+      listeners.add(listener);
+      runEndListeners.set(runId, listeners);
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0) runEndListeners.delete(runId);
+      };
     },
     connectedSockets(): number {
       let count = 0;

@@ -4,8 +4,12 @@ import { AppError } from '../../lib/app-error.js';
 import type { RunRepository } from './runs.repository.js';
 import type { RunV1Repository } from './runs.v1.repository.js';
 
-/** How often `?wait=` looks at the run's status (one indexed read by primary key). */
-const WAIT_POLL_MS = 400;
+/**
+ * How often `?wait=` looks at the run's status (one indexed read by primary key) besides the run's
+ * end event, which wakes it at once: the read catches an end no event told of (a run the API's
+ * sweep ended, an event published before the wait began).
+ */
+const WAIT_POLL_MS = 1_000;
 
 type OwnedRun = NonNullable<Awaited<ReturnType<RunRepository['findOwnedRun']>>>;
 
@@ -98,8 +102,10 @@ export function createRunV1Service(deps: {
   runs: RunRepository;
   statuses: RunV1Repository;
   waits: { maxRunning: number; maxPerUser: number };
+  /** Tells of a run's end as a worker publishes it (the live events hub); answers how to stop. */
+  onRunEnded: (runId: string, listener: () => void) => () => void;
 }) {
-  const { runs, statuses, waits } = deps;
+  const { runs, statuses, waits, onRunEnded } = deps;
   let waiting = 0;
   const waitingByUser = new Map<string, number>();
 
@@ -110,16 +116,35 @@ export function createRunV1Service(deps: {
       throw new AppError('SERVICE_UNAVAILABLE', MESSAGES['publicapi.waits.busy']);
     waiting += 1;
     waitingByUser.set(userId, mine + 1);
+    // Listening before the first read: an end between the two is still heard.
+    let wake: (() => void) | undefined;
+    let hasEnded = false;
+    const stopListening = onRunEnded(runId, () => {
+      hasEnded = true;
+      wake?.();
+    });
     try {
       const deadline = Date.now() + waitMs;
       while (!signal.aborted && Date.now() < deadline) {
         const status = await statuses.ownedRunStatus(userId, runId);
         if (status !== 'EXECUTING') return;
-        await sleep(Math.min(WAIT_POLL_MS, Math.max(0, deadline - Date.now())), undefined, { signal }).catch(
-          () => undefined,
-        );
+        if (hasEnded) {
+          // Heard during the read: read once more before pausing.
+          hasEnded = false;
+          continue;
+        }
+        const pause = new AbortController();
+        wake = () => pause.abort();
+        const stopPause = () => pause.abort();
+        signal.addEventListener('abort', stopPause, { once: true });
+        await sleep(Math.min(WAIT_POLL_MS, Math.max(0, deadline - Date.now())), undefined, {
+          signal: pause.signal,
+        }).catch(() => undefined);
+        signal.removeEventListener('abort', stopPause);
+        wake = undefined;
       }
     } finally {
+      stopListening();
       waiting -= 1;
       const left = (waitingByUser.get(userId) ?? 1) - 1;
       if (left > 0) waitingByUser.set(userId, left);
