@@ -25,4 +25,5 @@ export const SEGMENT_LABELS: Readonly<Record<string, LabelKey>> = {
   'statement-recognition-new': 'breadcrumb.statement.recognition',
   'template-settings': 'breadcrumb.template.settings',
   file: 'breadcrumb.file',
+  'bulk-runs': 'breadcrumb.bulk.run',
 };

@@ -71,6 +71,7 @@ const lazyScreens = {
     Component: (await import('../features/statement-templates/components/template-settings-page'))
       .TemplateSettingsPage,
   }),
+  bulkRun: async () => ({ Component: (await import('./routes/bulk-run-route')).BulkRunRoute }),
   schedulerWizard: async () => ({
     Component: (await import('../features/schedulers/components/scheduler-wizard')).SchedulerWizardPage,
   }),
@@ -142,6 +143,7 @@ export const routes: RouteObject[] = [
               },
               { path: PATHS.statementRecognition, lazy: lazyScreens.statementRecognition },
               { path: PATHS.templateSettings, lazy: lazyScreens.templateSettings },
+              { path: PATHS.bulkRun, lazy: lazyScreens.bulkRun },
             ],
           },
         ],

@@ -27,6 +27,8 @@ export const PATHS = {
   messageByToken: '/message/token/:token',
   statementRecognition: '/statement-recognition-new',
   templateSettings: '/statement-recognition-new/template-settings',
+  /** A bulk run's progress and results table (issue 26, item 4). */
+  bulkRun: '/bulk-runs/:bulkRunId',
   screenShareFengineEntry: '/screen-share-fengine/:token',
   messagingFengineEntry: '/messaging-fengine/:token',
   screenShareViewerEntry: '/screen-share-viewer/:token',

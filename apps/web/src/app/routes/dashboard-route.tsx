@@ -24,6 +24,11 @@ const WebhooksDialog = lazy(() =>
   import('../../features/webhooks/components/webhooks-dialog').then((m) => ({ default: m.WebhooksDialog })),
 );
 
+// The bulk-run dialog of an extractor with inputs (issue 26, item 4), loaded when first shown.
+const BulkRunDialog = lazy(() =>
+  import('../../features/bulk-runs/components/bulk-run-dialog').then((m) => ({ default: m.BulkRunDialog })),
+);
+
 // Run results (steps, values, tables, pictures) load when first shown.
 const RunResultsDialog = lazy(() =>
   import('../../features/runs/components/run-results-dialog').then((m) => ({ default: m.RunResultsDialog })),
@@ -41,6 +46,7 @@ export function DashboardRoute() {
     if (item.lastRunId !== null) setResults({ runId: item.lastRunId, name: item.name });
   };
   const [webhooksOf, setWebhooksOf] = useState<WebhookOwner | null>(null);
+  const [bulkRunOf, setBulkRunOf] = useState<ExtractorListItem | null>(null);
 
   if (isTempPasswordSet) {
     return (
@@ -81,6 +87,7 @@ export function DashboardRoute() {
               ? (item) => setWebhooksOf({ kind: 'extractor', id: item.id, name: item.name })
               : undefined
           }
+          onBulkRun={kind.canExecute ? setBulkRunOf : undefined}
         />,
       ]),
     ),
@@ -118,6 +125,11 @@ export function DashboardRoute() {
       {webhooksOf && (
         <Suspense fallback={<DialogLoading />}>
           <WebhooksDialog owner={webhooksOf} onClose={() => setWebhooksOf(null)} />
+        </Suspense>
+      )}
+      {bulkRunOf && (
+        <Suspense fallback={<DialogLoading />}>
+          <BulkRunDialog extractor={bulkRunOf} onClose={() => setBulkRunOf(null)} />
         </Suspense>
       )}
     </>

@@ -79,9 +79,12 @@ export function ExtractorListPanel({
   refreshIntervalMs,
   onShowResults,
   onShowWebhooks,
+  onBulkRun,
 }: {
   kind: ListKind;
   refreshIntervalMs: number;
+  /** Opens an item's bulk-run dialog; rows offer it only when this is given. */
+  onBulkRun?: (item: ExtractorListItem) => void;
   /** Opens an item's webhooks; rows offer them only when this is given. */
   onShowWebhooks?: (item: ExtractorListItem) => void;
   /** Opens the results of an item's last run; rows offer them only when this is given. */
@@ -216,6 +219,7 @@ export function ExtractorListPanel({
     onDelete: (item) => setDialog({ kind: 'delete', item }),
     onShowResults,
     onShowWebhooks,
+    onBulkRun,
   };
 
   const create = async (fields: ItemFields) => {

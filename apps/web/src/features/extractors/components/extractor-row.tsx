@@ -18,6 +18,8 @@ export interface RowActions {
   onShowResults?: (item: ExtractorListItem) => void;
   /** Opens the item's webhooks (given by the screen that shows them). */
   onShowWebhooks?: (item: ExtractorListItem) => void;
+  /** Opens the bulk-run dialog of an item with inputs (given by the screen that shows it). */
+  onBulkRun?: (item: ExtractorListItem) => void;
 }
 
 /** Statuses a finished run leaves: their marker opens that run's results. */
@@ -119,6 +121,19 @@ export function ExtractorRow({
         {actions.onShowWebhooks && (
           <MenuItem onClick={choose(actions.onShowWebhooks)}>{t('webhooks.menu')}</MenuItem>
         )}
+        {actions.onBulkRun &&
+          (item.inputs.length > 0 ? (
+            <MenuItem onClick={choose(actions.onBulkRun)}>{t('bulk.runs.menu')}</MenuItem>
+          ) : (
+            // Shown disabled, saying why: a bulk run varies the inputs, and this item has none yet.
+            <MenuItem disabled>
+              <ListItemText
+                primary={t('bulk.runs.menu')}
+                secondary={t('bulk.runs.menu.no.inputs')}
+                slotProps={{ secondary: { sx: { whiteSpace: 'normal', maxWidth: 260 } } }}
+              />
+            </MenuItem>
+          ))}
       </Menu>
     </ListItem>
   );
