@@ -96,6 +96,7 @@ export const RELEASE_NOTES = [
   { id: 'extractor', title: 'Extractor release notes', file: 'extractor-release-notes.pdf' },
   { id: 'data-insertor', title: 'Data Insertor release notes', file: 'data-insertor-release-notes.pdf' },
   { id: 'screen-share', title: 'Screen Share release notes', file: 'screen-share-release-notes.pdf' },
+  { id: 'public-api', title: 'Public API release notes', file: 'public-api-release-notes.pdf' },
 ] as const;
 
 /** WAIT_UNTIL_*, CLICK_IF_* and IF_* wait at most this long for their element (options.timeoutMs). */
