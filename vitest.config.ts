@@ -12,6 +12,39 @@ const maxWorkers = Number(process.env.PW_TEST_MAX_WORKERS) || availableParalleli
 /** Unit files that assert when Chromium paints (see the 'unit-alone' project). */
 const PAINT_TIMING_FILES = ['packages/automation/src/page/frame-pictures.test.ts'];
 
+/**
+ * Integration files that start a stack of their own (API, worker and its Chromium, maildev, a
+ * database): they kill its worker, Chromium or Redis, read every Redis key of its prefix, start more
+ * API or worker processes, or need settings that would change what other files see. Why each one
+ * does is in docs/testing.md.
+ */
+const OWN_STACK_FILES = [
+  'builder',
+  'builder-state',
+  'fair-shares',
+  'faults',
+  'fengine-datasets',
+  'messages',
+  'messages-limits',
+  'multi-process',
+  'recognition-limits',
+  'remote-engine',
+  'runs',
+  'schedule-recovery',
+  'schedulers',
+  'security',
+].map((name) => `tests/integration/${name}.test.ts`);
+
+/**
+ * How many own-stack files run at once, after the other files: two keep a 2-core machine at the
+ * suite's stack plus two more (one at a time made the suite's tail too long for its 20 minutes);
+ * PW_TEST_OWN_STACK_WORKERS overrides it.
+ */
+const ownStackWorkers = Number(process.env.PW_TEST_OWN_STACK_WORKERS) || 2;
+
+/** Integration files wait on the API, the worker and Chromium of a busy machine. */
+const INTEGRATION_TIMEOUTS = { testTimeout: 60_000, hookTimeout: 120_000 };
+
 export default defineConfig({
   test: {
     maxWorkers,
@@ -55,15 +88,28 @@ export default defineConfig({
         },
       },
       {
-        // Against one shared stack (tests/support/global-setup.ts), several files at once; a file
-        // that kills the worker or reads every Redis key starts a stack of its own (startFileStack).
+        // Against one shared stack (tests/support/global-setup.ts), several files at once.
         test: {
           name: 'integration',
           include: ['tests/integration/**/*.test.ts'],
+          exclude: OWN_STACK_FILES,
           globalSetup: ['tests/support/global-setup.ts'],
           environment: 'node',
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          ...INTEGRATION_TIMEOUTS,
+        },
+      },
+      {
+        // Each file on a stack of its own (startFileStack, startStack), one file at a time after the
+        // other projects' files, so no more than one such stack runs beside the suite's.
+        test: {
+          name: 'integration-own-stack',
+          include: OWN_STACK_FILES,
+          // faults and security use the suite's stack too (the same one: global-setup.ts).
+          globalSetup: ['tests/support/global-setup.ts'],
+          maxWorkers: ownStackWorkers,
+          sequence: { groupOrder: 1 },
+          environment: 'node',
+          ...INTEGRATION_TIMEOUTS,
         },
       },
     ],

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   createDatasetTable,
   createPrismaClient,
@@ -21,20 +21,18 @@ import {
 } from '@pagewright/shared';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 import { waitFor } from '../support/ports.js';
-import { startFileStack, type TestStack } from '../support/stack.js';
+// Calls one key may make per minute on the suite's stack (the rate-limit test spends them), whose
+// API logs every request at info (global-setup.ts).
+import { SHARED_STACK_API_KEY_RATE_LIMIT_PER_MINUTE as RATE_LIMIT } from '../support/stack.js';
 
-/** Calls one key may make per minute on this file's stack (the rate-limit test spends them). */
-const RATE_LIMIT = 30;
-
-// A stack of this file's own: a low per-key limit and every request logged at info.
-const stack: TestStack = await startFileStack({
-  env: { LOG_LEVEL: 'info', API_KEY_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) },
-});
-const db: PrismaClient = createPrismaClient(stack.databaseUrl);
-const pool = new pg.Pool({ connectionString: stack.databaseUrl, max: 2 });
+const apiUrl = inject('apiUrl');
+const mailUrl = inject('mailUrl');
+const apiLogFile = inject('apiLogFile');
+const db: PrismaClient = createPrismaClient(inject('databaseUrl'));
+const pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 2 });
 let owner: SignedInUser;
 let stranger: SignedInUser;
-const api = () => request(stack.apiUrl);
+const api = () => request(apiUrl);
 const session = (user: SignedInUser) => ({ Authorization: `Bearer ${user.token}` });
 const withKey = (key: string) => ({ Authorization: `Bearer ${key}` });
 
@@ -99,8 +97,8 @@ async function insertDataset(user: SignedInUser, name: string, count: number): P
 }
 
 beforeAll(async () => {
-  owner = await createSignedInUser(db, stack.apiUrl, stack.mailUrl, 'keys-owner');
-  stranger = await createSignedInUser(db, stack.apiUrl, stack.mailUrl, 'keys-stranger');
+  owner = await createSignedInUser(db, apiUrl, mailUrl, 'keys-owner');
+  stranger = await createSignedInUser(db, apiUrl, mailUrl, 'keys-stranger');
 }, 240_000);
 
 afterAll(async () => {
@@ -401,7 +399,7 @@ describe('API keys (issue 26)', () => {
     const marker = `keys-log-check-${Date.now()}`;
     await api().get('/api/user/isEmailValid/last%40example.com').set('x-request-id', marker);
     const log = await waitFor(async () => {
-      const text = readFileSync(stack.apiLogFile, 'utf8');
+      const text = readFileSync(apiLogFile, 'utf8');
       return text.includes(marker) ? text : undefined;
     }, 'the last request in the API log');
     expect(log).toContain('/api/v1/extractors');

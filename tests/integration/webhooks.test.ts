@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import request from 'supertest';
 import { createPrismaClient, createSecretBox, webhookSecretContext } from '@pagewright/db';
 import {
@@ -16,24 +16,18 @@ import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 import { createInbox } from '../support/inbox.js';
 import { waitForRun } from '../support/runs-api.js';
-import { startFileStack } from '../support/stack.js';
+import { SHARED_STACK_WEBHOOK_MAX_ATTEMPTS as MAX_ATTEMPTS } from '../support/stack.js';
 
 /**
- * Signed webhooks (issue 26 item 5), over HTTP against a stack of this file's own whose worker may
- * call 127.0.0.1 and retries fast (3 attempts, 200 ms apart then 400 ms): a receiver on this
- * machine gets RUN_FINISHED deliveries it verifies with the secret as docs/api.md shows.
+ * Signed webhooks (issue 26 item 5), over HTTP against the suite's stack, whose worker may call
+ * 127.0.0.1 and retries fast (3 attempts, 200 ms apart then 400 ms; global-setup.ts): a receiver on
+ * this machine gets RUN_FINISHED deliveries it verifies with the secret as docs/api.md shows.
  */
 
-const MAX_ATTEMPTS = 3;
-const stack = await startFileStack({
-  env: {
-    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
-    WEBHOOK_RETRY_FIRST_DELAY_MS: '200',
-    WEBHOOK_MAX_ATTEMPTS: String(MAX_ATTEMPTS),
-  },
-});
-const db = createPrismaClient(stack.databaseUrl);
-const api = () => request(stack.apiUrl);
+const apiUrl = inject('apiUrl');
+const mailUrl = inject('mailUrl');
+const db = createPrismaClient(inject('databaseUrl'));
+const api = () => request(apiUrl);
 const bearer = (user: SignedInUser) => ({ Authorization: `Bearer ${user.token}` });
 
 /** The verification of docs/api.md "Webhooks", as a receiver writes it. */
@@ -166,7 +160,7 @@ async function addEndpoint(
 async function runToEnd(user: SignedInUser, extractorId: string): Promise<string> {
   const answer = await api().get(`/api/extractor/execute/${extractorId}`).set(bearer(user)).expect(200);
   const runId = (answer.body as { runId: string }).runId;
-  await waitForRun(stack.apiUrl, user.token, runId);
+  await waitForRun(apiUrl, user.token, runId);
   return runId;
 }
 
@@ -201,8 +195,8 @@ beforeAll(async () => {
   site = await startFixtureSite();
   receiver = await startReceiver();
   [owner, stranger] = await Promise.all([
-    createSignedInUser(db, stack.apiUrl, stack.mailUrl, 'webhooks-owner'),
-    createSignedInUser(db, stack.apiUrl, stack.mailUrl, 'webhooks-stranger'),
+    createSignedInUser(db, apiUrl, mailUrl, 'webhooks-owner'),
+    createSignedInUser(db, apiUrl, mailUrl, 'webhooks-stranger'),
   ]);
 }, 60_000);
 
@@ -384,7 +378,7 @@ describe('webhooks', () => {
     await runToEnd(owner, extractorId);
     await useVariant(extractorId, 'changed,incomplete');
     const runId = await runToEnd(owner, extractorId);
-    const mail = await createInbox(stack.mailUrl).latest(
+    const mail = await createInbox(mailUrl).latest(
       owner.email,
       'the data of "Change alerted" changed',
       30_000,

@@ -51,6 +51,13 @@ export const STACK_QUERY_EXPORTS_MAX_RUNNING = 2;
 export const STACK_QUERY_EXPORTS_MAX_PER_USER = 1;
 /** An export whose reader reads nothing this long is ended (60 s by default). */
 export const STACK_QUERY_EXPORT_STALL_SECONDS = 4;
+/** The suite's shared stack (global-setup.ts): a failing webhook receiver is given up after this many calls. */
+export const SHARED_STACK_WEBHOOK_MAX_ATTEMPTS = 3;
+/**
+ * The suite's shared stack's API_KEY_RATE_LIMIT_PER_MINUTE, the product's default: room for the
+ * files that run by key, few enough calls for api-keys.test.ts to spend a key's minute.
+ */
+export const SHARED_STACK_API_KEY_RATE_LIMIT_PER_MINUTE = 120;
 
 function isAlive(pid: number): boolean {
   try {
