@@ -136,6 +136,9 @@ async function fillDatasets(
   }
 }
 
+/** How long a run's end may wait to begin (a pool connection) and to commit. */
+const RUN_END_TRANSACTION = { maxWait: 10_000, timeout: 60_000 } as const;
+
 /** What the run store tells its worker once a run's end has committed. */
 export interface RunStoreHooks {
   /** A run left rows waiting for the F-engine in these engine datasets: queue their import. */
@@ -291,7 +294,9 @@ export function createRunStore(
           });
         }
         return end;
-      });
+        // A run's end waits its turn behind its bulk run's other ends and fills datasets: Prisma's
+        // 5 s default would fail a run's end on a busy machine.
+      }, RUN_END_TRANSACTION);
       // After the commit: a queue that is away loses no row (the rows stay pending for the sweep).
       if (ended && pendingEngineDatasetIds.length > 0)
         await hooks.onEngineRowsPending?.(pendingEngineDatasetIds);
