@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import request from 'supertest';
-import { createPrismaClient, datasetTable, fieldColumn, type Prisma } from '@pagewright/db';
+import { createPrismaClient, datasetTable, fieldColumn } from '@pagewright/db';
 import {
   BULK_RUN_MAX_INPUTS,
   INPUT_MESSAGES,
@@ -11,6 +11,7 @@ import {
   type BulkRunView,
   type ExtractorInput,
 } from '@pagewright/shared';
+import { insertExtractorRows, type ActionRow } from '../support/extractor-rows.js';
 import { createSignedInUser, signInAgain, type SignedInUser } from '../support/accounts.js';
 import { buildDataset } from '../support/datasets-api.js';
 import { waitFor } from '../support/ports.js';
@@ -26,8 +27,6 @@ const BULK_CONCURRENCY = 3;
 /** The CSV's rows (the acceptance's figure); a quarter down fails on its first visit. */
 const CSV_ROWS = 500;
 const FLAKY_ROW = Math.ceil(CSV_ROWS / 4);
-
-type ActionRow = Omit<Prisma.ExtractorActionCreateWithoutExtractorInput, 'id'>;
 
 /**
  * A catalogue site of items: /item?n=K shows `item-K`. An item with `flaky=1` is not ready the
@@ -67,19 +66,8 @@ let stranger: SignedInUser;
 
 const signUp = (label: string) => createSignedInUser(db, apiUrl, mailUrl, label);
 
-async function insertExtractor(
-  user: SignedInUser,
-  name: string,
-  inputs: ExtractorInput[],
-  actions: ActionRow[],
-): Promise<string> {
-  const extractor = await db.extractor.create({
-    data: { userId: user.id, name, description: name, extractorType: 'EXTRACTOR', inputs },
-  });
-  for (const action of actions)
-    await db.extractorAction.create({ data: { ...action, extractor: { connect: { id: extractor.id } } } });
-  return extractor.id;
-}
+const insertExtractor = (user: SignedInUser, name: string, inputs: ExtractorInput[], actions: ActionRow[]) =>
+  insertExtractorRows(db, { userId: user.id, name, inputs, actions });
 
 /** Opens `{{input.page}}` and reads its value (a short wait: a missing value fails fast). */
 const itemExtractor = (user: SignedInUser, name: string) =>

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import request from 'supertest';
-import { createPrismaClient, type Prisma } from '@pagewright/db';
+import { createPrismaClient } from '@pagewright/db';
 import {
   INPUT_MESSAGES,
   QUEUES,
@@ -14,6 +14,7 @@ import {
   type RunDetail,
 } from '@pagewright/shared';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
+import { insertExtractorRows, type ActionRow } from '../support/extractor-rows.js';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 import { startExtractorBuilder } from '../support/builder-api.js';
 import { waitFor } from '../support/ports.js';
@@ -26,27 +27,14 @@ const api = () => request(apiUrl);
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 const EXTRACTOR = { extractorType: 'EXTRACTOR' } as const;
 
-type ActionRow = Omit<Prisma.ExtractorActionCreateWithoutExtractorInput, 'id'>;
-
 let site: FixtureSite;
 let owner: SignedInUser;
 let stranger: SignedInUser;
 
 const signUp = (label: string) => createSignedInUser(db, apiUrl, mailUrl, label);
 
-async function insertExtractor(
-  user: SignedInUser,
-  name: string,
-  inputs: ExtractorInput[],
-  actions: ActionRow[],
-): Promise<string> {
-  const extractor = await db.extractor.create({
-    data: { userId: user.id, name, description: name, extractorType: 'EXTRACTOR', inputs },
-  });
-  for (const action of actions)
-    await db.extractorAction.create({ data: { ...action, extractor: { connect: { id: extractor.id } } } });
-  return extractor.id;
-}
+const insertExtractor = (user: SignedInUser, name: string, inputs: ExtractorInput[], actions: ActionRow[]) =>
+  insertExtractorRows(db, { userId: user.id, name, inputs, actions });
 
 const startWith = (user: SignedInUser, extractorId: string, body?: object) =>
   api().post(`/api/extractor/execute/${extractorId}`).set(bearer(user.token)).send(body);
