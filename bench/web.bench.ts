@@ -21,11 +21,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import pg from 'pg';
 import { chromium, type Browser } from 'playwright-core';
 import { chromiumLaunchOptions } from '@pagewright/automation';
 import { createConfirmedUser } from '../tests/support/accounts.js';
 import { fromRoot } from '../tests/support/paths.js';
 import { startStack } from '../tests/support/stack.js';
+import { saveOneAction } from '../tests/support/test-database.js';
 
 const LOADS = Number(process.env.BENCH_LOADS ?? 10);
 const LOAD_TIMEOUT_MS = 30_000;
@@ -201,6 +203,8 @@ const stack = await startStack({ useBuild: true, logDirectory: 'bench-logs', env
 let browser: Browser | undefined;
 try {
   const user = await createConfirmedUser(stack.apiUrl, stack.mailUrl, 'bench-web');
+  const db = new pg.Client({ connectionString: stack.databaseUrl });
+  await db.connect();
   for (let i = 1; i <= EXTRACTORS; i++) {
     const response = await fetch(`${stack.apiUrl}/api/extractor/start`, {
       method: 'POST',
@@ -208,7 +212,10 @@ try {
       body: JSON.stringify({ name: `Extractor ${i}`, description: 'Bench', extractorType: 'EXTRACTOR' }),
     });
     if (!response.ok) throw new Error(`POST /api/extractor/start: ${response.status}`);
+    // The dashboard lists only saved items; a started draft would leave the panel empty.
+    await saveOneAction(db, ((await response.json()) as { id: string }).id);
   }
+  await db.end();
   browser = await chromium.launch(chromiumLaunchOptions(process.env.CHROMIUM_PATH));
   const dashboardUrl = `${stack.apiUrl}/dashboard`;
   const loginUrl = `${stack.apiUrl}/login`;
