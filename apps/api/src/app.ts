@@ -31,6 +31,8 @@ import { createAccessTokens } from './modules/auth/access-token.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createSessionRepository } from './modules/auth/session.repository.js';
+import { createSessionCallers } from './modules/auth/session-callers.js';
+import { createSessionChanges } from './modules/auth/session-changes.js';
 import { createEngineAccountLinkRepository } from './modules/auth/engine-account-link.repository.js';
 import { createEngineSignInService } from './modules/auth/engine-sign-in.service.js';
 import { createEngineTokenVerifier } from './modules/auth/engine-token.js';
@@ -114,6 +116,9 @@ import { createWebhookService } from './modules/webhooks/webhooks.service.js';
 declare module 'fastify' {
   interface FastifyInstance {
     config: ApiConfig;
+/** Sessions one API process remembers the check of (a few hundred bytes each). */
+const SESSION_CACHE_MAX_ENTRIES = 10_000;
+
   }
 }
 
@@ -162,10 +167,28 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
 
   const mailer = createMailer(config);
   app.addHook('onClose', async () => mailer.close());
-  const users = createUserRepository(app.db);
   const accessTokens = createAccessTokens(config);
-  const sessions = createSessionRepository(app.db, app.sql);
-  await app.register(authPlugin, { accessTokens, sessions });
+  // Every write that changes a session check is announced to all API processes, whose caches of
+  // those checks (a few seconds long) forget it at once.
+  const announceSessionChange = (userId: string) => sessionChanges.announce(userId);
+  const users = createUserRepository(app.db, announceSessionChange);
+  const sessions = createSessionRepository(app.db, app.sql, announceSessionChange);
+  const sessionCallers = createSessionCallers({
+    sessions,
+    ttlMs: config.SESSION_CACHE_SECONDS * 1000,
+    maxEntries: SESSION_CACHE_MAX_ENTRIES,
+  });
+  const sessionChanges = createSessionChanges({
+    callers: sessionCallers,
+    subscriber: new Redis(config.REDIS_URL, { lazyConnect: true }),
+    publisher: app.redis,
+    keyPrefix: config.REDIS_KEY_PREFIX,
+    databaseUrl: config.DATABASE_URL,
+    log: app.log,
+  });
+  await sessionChanges.start();
+  app.addHook('onClose', async () => sessionChanges.stop());
+  await app.register(authPlugin, { accessTokens, callers: sessionCallers });
   const apiKeyRepository = createApiKeyRepository(app.db);
   await app.register(apiKeyAuthPlugin, {
     keys: apiKeyRepository,

@@ -141,6 +141,12 @@ const configSchema = z
     PASSWORD_EXPIRY_DAYS: z.coerce.number().int().min(1).default(90),
     CONFIRMATION_TOKEN_TTL_HOURS: z.coerce.number().int().min(1).default(48),
     TEMP_PASSWORD_TTL_HOURS: z.coerce.number().int().min(1).default(24),
+    /**
+     * How long an API process remembers a session check (modules/auth/session-callers.ts). Every
+     * change of a session or account is announced to all processes at once, so this bounds only a
+     * change nobody announced; 0 reads PostgreSQL on every request.
+     */
+    SESSION_CACHE_SECONDS: z.coerce.number().min(0).max(60).default(5),
     /** How often a live WebSocket is pinged and its session checked (a logged-out one closes). */
     LIVE_SOCKET_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(30),
     /**

@@ -4,7 +4,7 @@ import { API_KEY_PREFIX, MESSAGES } from '@pagewright/shared';
 import { AppError } from '../lib/app-error.js';
 import type { AccessTokens } from '../modules/auth/access-token.js';
 import { passwordState } from '../modules/auth/password-policy.js';
-import type { SessionRepository } from '../modules/auth/session.repository.js';
+import type { SessionCallers } from '../modules/auth/session-callers.js';
 
 /**
  * The caller, as every handler and service sees it: who it is and what its session allows, and
@@ -45,7 +45,7 @@ declare module 'fastify' {
 
 interface AuthPluginOptions {
   accessTokens: AccessTokens;
-  sessions: SessionRepository;
+  callers: SessionCallers;
 }
 
 /** The token of an `Authorization: Bearer …` header. */
@@ -55,11 +55,12 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 /**
- * Bearer-token authentication. The JWT proves who is calling; one query per call (the session's
- * family row by primary key, joined to the user's) makes an ended session, a disabled account or a
- * pending forced password change take effect at once.
+ * Bearer-token authentication. The JWT proves who is calling; the session check (the session's
+ * family row by primary key, joined to the user's, remembered a few seconds until a change is
+ * announced: session-callers.ts) makes an ended session, a disabled account or a pending forced
+ * password change take effect at once.
  */
-export const authPlugin = fp(async (app: FastifyInstance, { accessTokens, sessions }: AuthPluginOptions) => {
+export const authPlugin = fp(async (app: FastifyInstance, { accessTokens, callers }: AuthPluginOptions) => {
   /** The caller behind an access token, under the same rules for HTTP calls and WebSockets. */
   async function identify(
     token: string | undefined,
@@ -71,7 +72,7 @@ export const authPlugin = fp(async (app: FastifyInstance, { accessTokens, sessio
     const claims = accessTokens.verify(token);
     if (!claims) throw new AppError('SESSION_EXPIRED', MESSAGES['login.error.session.expired']);
 
-    const caller = await sessions.findLiveSessionCaller(claims.sub, claims.fid);
+    const caller = await callers.find(claims.sub, claims.fid);
     if (!caller) throw new AppError('SESSION_EXPIRED', MESSAGES['login.error.session.expired']);
     if (!caller.enabled) throw new AppError('USER_DISABLED', MESSAGES['login.error.disabled']);
 
@@ -97,7 +98,7 @@ export const authPlugin = fp(async (app: FastifyInstance, { accessTokens, sessio
   app.decorateRequest('user', null as unknown as AuthenticatedUser);
   app.decorate('identify', identify);
   app.decorate('isSessionLive', async ({ id, familyId }: Pick<AuthenticatedUser, 'id' | 'familyId'>) => {
-    const caller = await sessions.findLiveSessionCaller(id, familyId);
+    const caller = await callers.find(id, familyId);
     return caller?.enabled === true;
   });
   app.decorate('authenticate', async (request: FastifyRequest) => {

@@ -104,7 +104,7 @@ export function createAuthService({ config, users, sessions, accessTokens, login
       const graceEndsAt =
         stored.usedAt && stored.usedAt.getTime() + config.REFRESH_TOKEN_REUSE_GRACE_SECONDS * 1000;
       if (graceEndsAt && graceEndsAt <= Date.now()) {
-        await sessions.revokeFamily(family.id, 'refresh token reused');
+        await sessions.revokeFamily(family, 'refresh token reused');
         throw sessionExpired();
       }
       const user = await users.findById(family.userId);
@@ -152,7 +152,7 @@ export function createAuthService({ config, users, sessions, accessTokens, login
       if (stored.family.userId !== caller.sub) {
         throw new AppError('INVALID_TOKEN', MESSAGES['login.error.invalid.token'], 'refreshToken');
       }
-      await sessions.revokeFamily(stored.familyId, 'logout');
+      await sessions.revokeFamily(stored.family, 'logout');
     },
   };
 }

@@ -12,6 +12,8 @@ export interface SessionCaller {
   passwordChangedAt: Date;
   /** The session was started by an F-engine token (remote-engine mode). */
   startedByEngine: boolean;
+  /** The session's absolute end (its family's expiresAt). */
+  sessionEndsAt: Date;
 }
 
 /**
@@ -24,15 +26,23 @@ export interface SessionCaller {
 const LIVE_SESSION_CALLER = {
   name: 'live-session-caller',
   text: `SELECT u.id, u.email, u."firstName", u."lastName", u.enabled, u."tempPasswordSet",
-                u."passwordChangedAt" AT TIME ZONE 'UTC' AS "passwordChangedAt", f."startedByEngine"
+                u."passwordChangedAt" AT TIME ZONE 'UTC' AS "passwordChangedAt", f."startedByEngine",
+                f."expiresAt" AT TIME ZONE 'UTC' AS "sessionEndsAt"
          FROM "RefreshTokenFamily" f
          JOIN "User" u ON u.id = f."userId"
          WHERE f.id = $1::uuid AND f."userId" = $2::uuid
            AND f."revokedAt" IS NULL AND f."expiresAt" > now() AT TIME ZONE 'UTC'`,
 };
 
-/** Refresh-token families (one per sign-in) and one-time login tokens. */
-export function createSessionRepository(db: PrismaClient, sql: pg.Pool) {
+/**
+ * Refresh-token families (one per sign-in) and one-time login tokens. `onSessionChange` hears of
+ * every committed write that ends a session, before the write's promise resolves (session caches).
+ */
+export function createSessionRepository(
+  db: PrismaClient,
+  sql: pg.Pool,
+  onSessionChange: (userId: string) => Promise<void>,
+) {
   return {
     /**
      * The user behind an access token while its session lives, in one query on two primary keys
@@ -74,11 +84,12 @@ export function createSessionRepository(db: PrismaClient, sql: pg.Pool) {
     addToken(familyId: string, tokenHash: string, expiresAt: Date) {
       return db.refreshToken.create({ data: { familyId, tokenHash, expiresAt } });
     },
-    revokeFamily(familyId: string, reason: string) {
-      return db.refreshTokenFamily.updateMany({
-        where: { id: familyId, revokedAt: null },
+    async revokeFamily(family: { id: string; userId: string }, reason: string): Promise<void> {
+      await db.refreshTokenFamily.updateMany({
+        where: { id: family.id, revokedAt: null },
         data: { revokedAt: new Date(), revokeReason: reason },
       });
+      await onSessionChange(family.userId);
     },
     createLoginToken(userId: string, tokenHash: string, purpose: string, expiresAt: Date) {
       return db.loginToken.create({ data: { userId, tokenHash, purpose, expiresAt } });

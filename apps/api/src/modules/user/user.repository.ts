@@ -1,7 +1,11 @@
 import type { PrismaClient } from '@pagewright/db';
 
-/** The only code that reads and writes user rows (and ends sessions with a password change). */
-export function createUserRepository(db: PrismaClient) {
+/**
+ * The only code that reads and writes user rows (and ends sessions with a password change).
+ * `onSessionChange` hears of every committed write that changes what a session check reads (the
+ * password state, the account itself), before the write's promise resolves (session caches).
+ */
+export function createUserRepository(db: PrismaClient, onSessionChange: (userId: string) => Promise<void>) {
   return {
     findByEmail(email: string) {
       return db.user.findUnique({ where: { email: email.toLowerCase() } });
@@ -24,8 +28,10 @@ export function createUserRepository(db: PrismaClient) {
         data: { ...data, email: data.email.toLowerCase(), passwordChangedAt: new Date() },
       });
     },
-    delete(id: string) {
-      return db.user.delete({ where: { id } });
+    async delete(id: string) {
+      const deleted = await db.user.delete({ where: { id } });
+      await onSessionChange(id);
+      return deleted;
     },
     markEmailConfirmed(id: string) {
       return db.user.update({
@@ -37,15 +43,19 @@ export function createUserRepository(db: PrismaClient) {
       return db.user.update({ where: { id }, data: { tempPasswordHash, tempPasswordExpiresAt } });
     },
     /** Signed in with the temporary password: from now on a new password is required. */
-    markTemporaryPasswordInUse(id: string) {
-      return db.user.update({ where: { id }, data: { tempPasswordSet: true } });
+    async markTemporaryPasswordInUse(id: string) {
+      const user = await db.user.update({ where: { id }, data: { tempPasswordSet: true } });
+      await onSessionChange(id);
+      return user;
     },
     /** Signed in with the real password: a pending temporary password is no longer needed. */
-    clearTemporaryPassword(id: string) {
-      return db.user.update({
+    async clearTemporaryPassword(id: string) {
+      const user = await db.user.update({
         where: { id },
         data: { tempPasswordHash: null, tempPasswordExpiresAt: null, tempPasswordSet: false },
       });
+      await onSessionChange(id);
+      return user;
     },
     /**
      * A new password, and every other sign-in session of the user ended, in one transaction: a
@@ -69,6 +79,7 @@ export function createUserRepository(db: PrismaClient) {
           data: { revokedAt: now, revokeReason: 'password changed' },
         }),
       ]);
+      await onSessionChange(id);
     },
   };
 }
