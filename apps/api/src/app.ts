@@ -113,12 +113,12 @@ import { createWebhookRepository } from './modules/webhooks/webhooks.repository.
 import { webhookRoutes } from './modules/webhooks/webhooks.routes.js';
 import { createWebhookService } from './modules/webhooks/webhooks.service.js';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    config: ApiConfig;
 /** Sessions one API process remembers the check of (a few hundred bytes each). */
 const SESSION_CACHE_MAX_ENTRIES = 10_000;
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: ApiConfig;
   }
 }
 
