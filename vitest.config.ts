@@ -28,6 +28,7 @@ const OWN_STACK_FILES = [
   'messages-limits',
   'multi-process',
   'recognition-limits',
+  'remote-browsers',
   'remote-engine',
   'runs',
   'schedule-recovery',

@@ -295,7 +295,7 @@ export async function startStack({
     // The worker runs flows; test flows reach the fixture site on this machine.
     const workerEnv: NodeJS.ProcessEnv = {
       ...apiEnv,
-      NAVIGATION_ALLOWED_HOSTS: '127.0.0.1,localhost',
+      NAVIGATION_ALLOWED_HOSTS: env.NAVIGATION_ALLOWED_HOSTS ?? '127.0.0.1,localhost',
       // Long enough for a test to answer, short enough to watch an unanswered ask expire.
       ASK_TIMEOUT_SECONDS: String(STACK_ASK_TIMEOUT_SECONDS),
       // Readiness is read from the log; the file also keeps every step a run took.

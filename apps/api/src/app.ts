@@ -37,6 +37,9 @@ import { createEngineAccountLinkRepository } from './modules/auth/engine-account
 import { createEngineSignInService } from './modules/auth/engine-sign-in.service.js';
 import { createEngineTokenVerifier } from './modules/auth/engine-token.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { browserHostRoutes } from './modules/browser-hosts/browser-hosts.routes.js';
+import { createBrowserHostsRepository } from './modules/browser-hosts/browser-hosts.repository.js';
+import { createBrowserHostsService } from './modules/browser-hosts/browser-hosts.service.js';
 import { createLiveEventsHub } from './modules/live/live-events.hub.js';
 import { liveRoutes } from './modules/live/live.routes.js';
 import { createExtractorRepository } from './modules/extractor/extractor.repository.js';
@@ -342,6 +345,11 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
       await api.register(authRoutes, { auth, engineSignIn });
       await api.register(userRoutes, { users: userService, auth });
       await api.register(settingsRoutes, { settings });
+      await api.register(browserHostRoutes, {
+        browserHosts: createBrowserHostsService(
+          createBrowserHostsRepository(app.redis, config.REDIS_KEY_PREFIX),
+        ),
+      });
       await api.register(apiKeyRoutes, { apiKeys: createApiKeyService(apiKeyRepository) });
       await api.register(liveRoutes, { hub: liveEvents });
       await api.register(runRoutes, { runs: runService });

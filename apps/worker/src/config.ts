@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import {
+  LOCAL_BROWSER_NAME,
   PDF_PAGES_MAX_DEFAULT,
   WEBHOOK_JOB_ATTEMPTS_CEILING,
   booleanFromEnv,
@@ -20,11 +21,79 @@ const hostList = z
       .filter(Boolean),
   );
 
+/** One browser host a worker may use (issue 27): its name, its address and its token. */
+export interface BrowserEndpoint {
+  name: string;
+  /** ws:// or wss:// address without credentials (safe to log and show). */
+  url: string;
+  token: string;
+}
+
+/**
+ * BROWSER_ENDPOINTS: `name=ws://:TOKEN@host:port/playwright`, comma-separated. The token rides in
+ * the URL's password so that one variable holds the list; the worker sends it as a bearer header
+ * and never logs or shows it.
+ */
+const browserEndpointList = z
+  .string()
+  .default('')
+  .transform((value, context) => {
+    const endpoints: BrowserEndpoint[] = [];
+    for (const entry of value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)) {
+      const separator = entry.indexOf('=');
+      const name = separator > 0 ? entry.slice(0, separator).trim() : '';
+      let url: URL | undefined;
+      try {
+        url = new URL(entry.slice(separator + 1).trim());
+      } catch {
+        url = undefined;
+      }
+      const fault = !/^[A-Za-z0-9_.-]{1,40}$/.test(name)
+        ? 'a name (letters, digits, . _ -) before "="'
+        : name === LOCAL_BROWSER_NAME
+          ? `a name other than "${LOCAL_BROWSER_NAME}" (the worker's own Chromium)`
+          : !url || (url.protocol !== 'ws:' && url.protocol !== 'wss:')
+            ? 'a ws:// or wss:// address after "="'
+            : !url.password
+              ? "its token as the address's password (ws://:TOKEN@host:port/playwright)"
+              : endpoints.some((endpoint) => endpoint.name === name)
+                ? 'a name no other entry has'
+                : undefined;
+      if (fault || !url) {
+        context.addIssue({
+          code: 'custom',
+          message: `entry "${name || entry.split('@').pop()}" needs ${fault}`,
+        });
+        continue;
+      }
+      const token = decodeURIComponent(url.password);
+      url.username = '';
+      url.password = '';
+      endpoints.push({ name, url: url.toString(), token });
+    }
+    return endpoints;
+  });
+
 /** The worker's one typed configuration, parsed once from the environment. */
 const configSchema = z.object({
   ...serviceConfigShape,
   ...mailConfigShape,
   CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+  /** Browser hosts on other machines (docs/scaling.md "The browser tier"); empty: only the worker's own. */
+  BROWSER_ENDPOINTS: browserEndpointList,
+  /**
+   * Whether the worker also launches its own Chromium beside its BROWSER_ENDPOINTS. Without
+   * endpoints it always does; with them, false leaves the browsers to the hosts.
+   */
+  BROWSER_LOCAL: booleanFromEnv.default(true),
+  /**
+   * How often each browser host's health is read. Two missed checks in a row take it out: its
+   * runs end ERROR and new contexts go elsewhere (well within a minute at the default).
+   */
+  BROWSER_HEALTH_SECONDS: z.coerce.number().int().min(1).max(300).default(10),
   /** Let flows reach loopback, private and link-local addresses (intranet deployments only). */
   NAVIGATION_ALLOW_PRIVATE_NETWORKS: booleanFromEnv.default(false),
   /** Hosts flows may reach even when private, comma-separated (e.g. an intranet app, a test site). */
@@ -133,6 +202,23 @@ const configSchema = z.object({
 });
 
 export type WorkerConfig = z.infer<typeof configSchema>;
+
+/** `./pagewright browser-host`: a browser for workers on other machines (browser-host/main.ts). */
+const browserHostConfigSchema = z.object({
+  LOG_LEVEL: serviceConfigShape.LOG_LEVEL,
+  CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+  NAVIGATION_ALLOW_PRIVATE_NETWORKS: booleanFromEnv.default(false),
+  NAVIGATION_ALLOWED_HOSTS: hostList,
+  /** Loopback by default: listening on other interfaces is the operator's explicit choice. */
+  BROWSER_HOST_BIND: z.string().default('127.0.0.1'),
+  BROWSER_HOST_PORT: z.coerce.number().int().min(0).max(65_535).default(3900),
+  BROWSER_HOST_TOKEN: z.string().min(24, 'BROWSER_HOST_TOKEN must be at least 24 characters'),
+});
+export type BrowserHostConfig = z.infer<typeof browserHostConfigSchema>;
+
+export function loadBrowserHostConfig(env: NodeJS.ProcessEnv = process.env): BrowserHostConfig {
+  return parseServiceConfig('browser host', browserHostConfigSchema, env);
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
   return parseServiceConfig('worker', configSchema, env);

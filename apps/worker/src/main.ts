@@ -31,6 +31,7 @@ import {
   databaseTimeoutsOf,
   publishLiveEvent,
   queuePrefix,
+  workerBrowsersKey,
   workerHeartbeatKey,
 } from '@pagewright/shared';
 import { createBrowserPool } from './browser-pool.js';
@@ -77,12 +78,30 @@ const browserPool = createBrowserPool({
   navigationPolicy,
   viewport: { width: 1280, height: 800 },
   onNavigationRefused: (error) => log.warn({ url: error.url, reason: error.reason }, 'navigation refused'),
+  endpoints: config.BROWSER_ENDPOINTS,
+  useLocalBrowser: config.BROWSER_LOCAL,
+  healthIntervalMs: config.BROWSER_HEALTH_SECONDS * 1000,
+  // Names and addresses only: an endpoint's token is never logged.
+  onTargetStateChanged: ({ name, url, state, reason }) =>
+    (state === 'UP' ? log.info : log.warn).call(
+      log,
+      { browser: name, url, state, reason },
+      'browser host state',
+    ),
 });
-browserPool.onBrowserLost((reason) => log.error({ reason }, 'chromium lost; relaunching on next use'));
-// Browser work is this process's job: refuse to start with a Chromium that cannot launch, rather
+browserPool.onBrowserLost((reason) => log.error({ reason }, 'browser lost; its runs end ERROR'));
+await browserPool.start();
+// Browser work is this process's job: refuse to start with no browser that opens a page, rather
 // than fail the first run a user starts.
 const probe = await browserPool.newContext();
-log.info({ chromium: probe.browser()?.version(), path: config.CHROMIUM_PATH }, 'chromium available');
+log.info(
+  {
+    chromium: probe.browser()?.version(),
+    path: config.CHROMIUM_PATH,
+    browsers: browserPool.status().map(({ name, url, state }) => ({ name, url, state })),
+  },
+  'chromium available',
+);
 await probe.close();
 
 // One pool for Prisma and the few hot statements written in SQL (a firing's run starts).
@@ -423,6 +442,12 @@ const heartbeatKey = workerHeartbeatKey(config.REDIS_KEY_PREFIX, workerId);
 const beat = () =>
   Promise.all([
     connection.set(heartbeatKey, String(Date.now()), 'PX', WORKER_HEARTBEAT_TTL_MS),
+    connection.set(
+      workerBrowsersKey(config.REDIS_KEY_PREFIX, workerId),
+      JSON.stringify(browserPool.status()),
+      'PX',
+      WORKER_HEARTBEAT_TTL_MS,
+    ),
     // This worker's session queue and the jobs it holds lapse soon after it is gone.
     keyExpiry.renew(ownQueues),
   ]).catch((error: unknown) => log.warn({ err: error }, 'heartbeat failed'));
@@ -509,7 +534,9 @@ async function shutdown(signal: string): Promise<void> {
   clearInterval(idleSweep);
   clearInterval(heartbeat);
   clearInterval(reconcileTimer);
-  await connection.del(heartbeatKey).catch(() => undefined);
+  await connection
+    .del(heartbeatKey, workerBrowsersKey(config.REDIS_KEY_PREFIX, workerId))
+    .catch(() => undefined);
   await sessionOpenWorker.close(true);
   await sessionCommandWorker.close(true);
   // Runs in flight are not waited for (a WAIT can last a minute): their locks lapse and the API's

@@ -30,3 +30,4 @@ export * from './contracts/api-keys.js';
 export * from './contracts/public-api.js';
 export * from './contracts/inputs.js';
 export * from './contracts/bulk-runs.js';
+export * from './contracts/browser-hosts.js';

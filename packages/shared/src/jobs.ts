@@ -262,6 +262,10 @@ export function builderImageKey(
 export function workerHeartbeatKey(keyPrefix: string, workerId: string): string {
   return `${keyPrefix}worker:${workerId}:alive`;
 }
+/** Each live worker's view of its browsers (issue 27), renewed with its heartbeat. */
+export function workerBrowsersKey(keyPrefix: string, workerId: string): string {
+  return `${keyPrefix}worker:${workerId}:browsers`;
+}
 export const WORKER_HEARTBEAT_EVERY_MS = 5_000;
 export const WORKER_HEARTBEAT_TTL_MS = 20_000;
 

@@ -284,6 +284,7 @@ export const UI_LABELS = {
   'runs.title': 'Run results: {{name}}',
   'runs.started': 'Started {{time}}',
   'runs.finished': 'finished {{time}}',
+  'runs.browser.host': 'on browser host {{name}}',
   'runs.executing': 'Executing: the steps appear as they run…',
   'runs.failed.at': 'Failed at step {{sequence}}: {{errorMessage}}',
   'runs.failed': 'Failed: {{errorMessage}}',

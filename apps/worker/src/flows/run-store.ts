@@ -77,6 +77,8 @@ export interface RunEnd {
   errorCode?: number | undefined;
   errorMessage?: string | undefined;
   errorSequence?: number | undefined;
+  /** The browser the run went to ("local" or a browser host's name). */
+  browserName?: string | undefined;
 }
 
 export interface AskToStore {
@@ -270,6 +272,7 @@ export function createRunStore(
             errorCode: end.errorCode ?? null,
             errorMessage: end.errorMessage ?? null,
             errorSequence: end.errorSequence ?? null,
+            browserName: runEnd.browserName ?? null,
           },
         });
         if (updated.count === 0) return null;

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import {
   AUTOMATION_CODES,
   AutomationError,
+  browserLossOf,
   classifyError,
   runFlow,
   type FlowResult,
@@ -148,7 +149,7 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
       );
       context = await deps.pool.newContext();
       const page = await context.newPage();
-      jobLog.info({ actions: actions.length }, 'run started');
+      jobLog.info({ actions: actions.length, browser: deps.pool.browserNameOf(context) }, 'run started');
       const result = await runFlow(
         page,
         actions,
@@ -209,7 +210,8 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
       const classified = classifyError(
         error instanceof InputSubstitutionError
           ? new AutomationError(AUTOMATION_CODES.INVALID_ARGUMENT, error.message, error.sequence)
-          : error,
+          : // A browser (host) that went away while the page opened: say so, not Playwright's "Target closed".
+            (browserLossOf(context?.browser() ?? null) ?? error),
         currentSequence,
       );
       jobLog.error({ err: error }, 'run failed outside its steps');
@@ -222,8 +224,9 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
     }
 
     // The run ends for its owner first; closing its browser context is the worker's cleanup.
+    const browserName = context ? deps.pool.browserNameOf(context) : undefined;
     const closing = context?.close().catch(() => undefined);
-    const ended = await store.finishRun(runId, end);
+    const ended = await store.finishRun(runId, { ...end, browserName });
     if (ended) {
       end = ended;
       await publishLiveEvent(deps.redis, deps.keyPrefix, run.userId, {

@@ -55,8 +55,10 @@ export function createLiveSessionRegistry({
     });
   }
 
-  pool.onBrowserLost(() => {
-    for (const session of [...sessions.values()]) end(session, 'lost');
+  // Only the sessions in the browser that went away: the worker's other browsers (hosts) go on.
+  pool.onBrowserLost((_reason, browser) => {
+    for (const session of [...sessions.values()])
+      if (session.context.browser() === browser) end(session, 'lost');
   });
 
   return {

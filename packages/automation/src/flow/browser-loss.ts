@@ -1,9 +1,31 @@
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { AutomationError } from './automation-error.js';
 import { AUTOMATION_CODES } from './classify-error.js';
 
 /** Said of a killed Chromium as of a page closed under the step: the page closes before the browser reports it is gone. */
 export const BROWSER_CLOSED_MESSAGE = 'The browser closed while the step ran';
+
+const lossMessages = new WeakMap<Browser, string>();
+
+/**
+ * What a step that lost this browser says instead of BROWSER_CLOSED_MESSAGE: a browser on another
+ * machine names its host, so that the run tells which one went away.
+ */
+export function describeBrowserLoss(browser: Browser, message: string): void {
+  lossMessages.set(browser, message);
+}
+
+/**
+ * The loss of the browser a context was in, as a step would report it, or undefined while that
+ * browser is still there: for work done outside a step (opening the page) when the browser goes.
+ */
+export function browserLossOf(browser: Browser | null): AutomationError | undefined {
+  if (!browser || browser.isConnected()) return undefined;
+  return new AutomationError(
+    AUTOMATION_CODES.NO_SUCH_SESSION,
+    lossMessages.get(browser) ?? BROWSER_CLOSED_MESSAGE,
+  );
+}
 
 export interface BrowserLoss {
   /** Rejects with the loss as soon as the page or its browser goes away. */
@@ -19,6 +41,7 @@ export interface BrowserLoss {
  */
 export function watchBrowserLoss(page: Page): BrowserLoss {
   const browser = page.context().browser();
+  const message = (browser && lossMessages.get(browser)) ?? BROWSER_CLOSED_MESSAGE;
   let isLost = false;
   let reject: (error: AutomationError) => void = () => undefined;
   const lost = new Promise<never>((_, onLost) => {
@@ -28,7 +51,7 @@ export function watchBrowserLoss(page: Page): BrowserLoss {
   lost.catch(() => undefined);
   const onGone = () => {
     isLost = true;
-    reject(new AutomationError(AUTOMATION_CODES.NO_SUCH_SESSION, BROWSER_CLOSED_MESSAGE));
+    reject(new AutomationError(AUTOMATION_CODES.NO_SUCH_SESSION, message));
   };
   browser?.on('disconnected', onGone);
   page.on('close', onGone);
@@ -36,9 +59,7 @@ export function watchBrowserLoss(page: Page): BrowserLoss {
   return {
     lost,
     error: (sequence) =>
-      isLost
-        ? new AutomationError(AUTOMATION_CODES.NO_SUCH_SESSION, BROWSER_CLOSED_MESSAGE, sequence)
-        : undefined,
+      isLost ? new AutomationError(AUTOMATION_CODES.NO_SUCH_SESSION, message, sequence) : undefined,
     stop() {
       browser?.off('disconnected', onGone);
       page.off('close', onGone);

@@ -90,6 +90,8 @@ export const runDetailSchema = z.object({
   waitingForWorker: z.boolean(),
   /** The values of the extractor's inputs this run was started with (defaults filled in). */
   inputs: z.record(z.string(), z.string()),
+  /** The browser it ran in: "local" (its worker's own Chromium) or a browser host's name; null before it started. */
+  browserName: z.string().nullable(),
   steps: z.array(runStepSchema),
 });
 export type RunDetail = z.infer<typeof runDetailSchema>;

@@ -106,6 +106,7 @@ export function createRunService(deps: {
         errorSequence: run.errorSequence,
         waitingForWorker: run.status === 'EXECUTING' && run.jobId !== null && !(await hasLiveWorker()),
         inputs: runInputValuesOf(run.inputs),
+        browserName: run.browserName,
         steps: run.steps.map((step) => {
           const value = stepValueSchema.safeParse(step.value);
           return {

@@ -39,6 +39,7 @@ const failedRun: RunDetail = {
   errorMessage: 'No element matches CSS "#buy" within 10000 ms',
   errorSequence: 70,
   inputs: {},
+  browserName: null,
   waitingForWorker: false,
   steps: [
     step({ sequence: 10, actionType: 'NAVIGATE', hasPageScreenshot: true, hasNormalizedHtml: true }),
@@ -145,6 +146,20 @@ function renderDialog() {
 }
 
 describe('RunResultsDialog', () => {
+  it("names the browser host a run went to, and says nothing of the worker's own browser", async () => {
+    runAnswers = [{ ...failedRun, browserName: 'browsers-2' }];
+    renderDialog();
+    const dialog = await screen.findByRole('dialog', { name: /Run results: Shop prices/ });
+    expect(await within(dialog).findByText(/on browser host browsers-2/)).toBeTruthy();
+    cleanup();
+
+    runAnswers = [{ ...failedRun, browserName: 'local' }];
+    renderDialog();
+    const local = await screen.findByRole('dialog', { name: /Run results: Shop prices/ });
+    await within(local).findByText(/Failed at step 70/);
+    expect(within(local).queryByText(/browser host/)).toBeNull();
+  });
+
   it('shows each step and what it read: text, number, date-time, table with a FILE link, file, failing step', async () => {
     runAnswers = [failedRun];
     const user = userEvent.setup({ delay: null });

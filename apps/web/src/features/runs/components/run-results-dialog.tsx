@@ -20,6 +20,7 @@ import { alpha } from '@mui/material/styles';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
+  LOCAL_BROWSER_NAME,
   automationErrorText,
   type RunDetail,
   type RunStep,
@@ -169,6 +170,13 @@ function RunTimes({ run }: { run: RunDetail }) {
         <>
           {', '}
           <time dateTime={run.finishedAt}>{t('runs.finished', { time: finished })}</time>
+        </>
+      )}
+      {/* Only a deployment with browser hosts says where: "local" everywhere else is noise. */}
+      {run.browserName !== null && run.browserName !== LOCAL_BROWSER_NAME && (
+        <>
+          {', '}
+          {t('runs.browser.host', { name: run.browserName })}
         </>
       )}
     </Typography>
