@@ -5,6 +5,7 @@ import { PageHeading } from '../../components/page-heading';
 import { ChangePasswordCard } from '../../features/password/components/change-password-card';
 import { UserSettingsCard } from '../../features/user-settings/components/user-settings-card';
 import { ApiKeysCard } from '../../features/api-keys/components/api-keys-card';
+import { BrowserHostsCard } from '../../features/browser-hosts/components/browser-hosts-card';
 import { useSession } from '../../lib/session';
 
 function isNeedPasswordState(state: unknown): boolean {
@@ -31,6 +32,7 @@ export function SettingsRoute() {
         <ChangePasswordCard key={String(isPasswordNeeded)} isInitiallyOpen={isPasswordNeeded} />
         {!isPasswordNeeded && !isTempPasswordSet && <UserSettingsCard />}
         {!isPasswordNeeded && !isTempPasswordSet && <ApiKeysCard />}
+        {!isPasswordNeeded && !isTempPasswordSet && <BrowserHostsCard />}
       </Stack>
     </>
   );
