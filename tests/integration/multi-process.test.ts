@@ -13,7 +13,12 @@ import {
   type RunDetail,
 } from '@pagewright/shared';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
-import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
+import {
+  OTHER_GOOD_PASSWORD,
+  createConfirmedUser,
+  createSignedInUser,
+  type SignedInUser,
+} from '../support/accounts.js';
 import { waitForRun as waitForRunOf } from '../support/runs-api.js';
 import { startExtractorBuilder } from '../support/builder-api.js';
 import type { RunningProcess } from '../support/processes.js';
@@ -175,6 +180,55 @@ describe('two API processes and two workers on one Redis and one Postgres (issue
   it('sees both workers from both API processes, and a token of one is good on the other', async () => {
     for (const apiUrl of [api1, api2.url]) expect(await health(apiUrl)).toMatchObject({ workers: 2 });
     await request(api2.url).get('/api/user/').set(bearer(user.token)).expect(200);
+  });
+
+  it('ends a session on both API processes at once, however warm their session caches (issue 27)', async () => {
+    const account = await createConfirmedUser(api1, stack.mailUrl, 'multi-process-cache');
+    const other = (
+      await request(api2.url)
+        .post('/api/auth')
+        .send({ username: account.username, password: account.password })
+        .expect(200)
+    ).body as { accessToken: string; refreshToken: string };
+    const currentUser = (apiUrl: string, token: string) =>
+      request(apiUrl).get('/api/user/').set(bearer(token));
+    const warm = async (token: string) => {
+      for (let i = 0; i < 3; i++)
+        for (const apiUrl of [api1, api2.url]) await currentUser(apiUrl, token).expect(200);
+    };
+
+    // Logout through API 1: API 2 refuses the token on the next request.
+    await warm(account.accessToken);
+    await request(api1)
+      .post('/api/user/logout')
+      .set(bearer(account.accessToken))
+      .send({ refreshToken: account.refreshToken })
+      .expect(200);
+    await currentUser(api2.url, account.accessToken).expect(401);
+    await currentUser(api1, account.accessToken).expect(401);
+
+    // A password change through API 2 ends the other sessions on API 1 too.
+    const third = (
+      await request(api1)
+        .post('/api/auth')
+        .send({ username: account.username, password: account.password })
+        .expect(200)
+    ).body as { accessToken: string };
+    await warm(other.accessToken);
+    await warm(third.accessToken);
+    await request(api2.url)
+      .put('/api/user/password')
+      .set(bearer(other.accessToken))
+      .send({ password: OTHER_GOOD_PASSWORD })
+      .expect(200);
+    await currentUser(api1, third.accessToken).expect(401);
+    await currentUser(api2.url, third.accessToken).expect(401);
+
+    // An operator's SQL reaches both through the database's notification.
+    await warm(other.accessToken);
+    await db.user.update({ where: { email: account.username.toLowerCase() }, data: { enabled: false } });
+    await currentUser(api1, other.accessToken).expect(403);
+    await currentUser(api2.url, other.accessToken).expect(403);
   });
 
   it('spreads runs over both workers; every step picture reads the same through either API', async () => {
