@@ -172,12 +172,23 @@ describe('extractors, insertors and navigators: create, list, rename, delete', (
       'No Such Element: #price',
       'older',
     ]);
+    // A poll that finds the same list gets 304 and no body (the browser shows what it kept).
+    const etag = list.headers.etag as string;
+    expect(list.headers['cache-control']).toBe('private, no-cache');
+    const unchanged = await api()
+      .get('/api/extractor')
+      .query({ extractorType: 'EXTRACTOR' })
+      .set(auth)
+      .set('If-None-Match', etag)
+      .expect(304);
+    expect(unchanged.text).toBe('');
     expect(
       (await api().get('/api/extractor').query({ extractorType: 'INSERTOR' }).set(auth).expect(200)).body,
     ).toHaveLength(1);
 
     await api().put(`/api/extractor/clearShowErrorMessage/${a.id}`).set(auth).expect(200);
-    const after = await api().get('/api/extractor').set(auth).expect(200);
+    // A changed list comes whole, whatever the browser kept.
+    const after = await api().get('/api/extractor').set(auth).set('If-None-Match', etag).expect(200);
     expect(after.body[0]).toMatchObject({ errorMessage: null, errorMessages: [] });
   });
 

@@ -12,19 +12,12 @@ import {
   startExtractorRequestSchema,
 } from '@pagewright/shared';
 import { bearerSecurity, errorResponses } from '../../lib/error-responses.js';
+import { sendJsonUnlessUnchanged } from '../../lib/etag.js';
 import type { BuilderService } from '../builder/builder.service.js';
 import type { ExtractorService } from './extractor.service.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409);
 const toExtractor = (row: z.input<typeof savedExtractorSchema>) => savedExtractorSchema.parse(row);
-
-/**
- * The dashboard list's serializer: JSON as the service built it, without zod checking every item
- * again. The list is the most polled call (every open tab, again on each run status), the service
- * builds each item field by field from typed columns (nothing else can slip in), and re-checking
- * them cost an eighth of the route's CPU. The schema still documents the answer.
- */
-const writtenAsBuilt = (list: unknown) => JSON.stringify(list);
 
 /** The /extractor calls shared by extractors, insertors and navigators (automation spec §7). */
 export const extractorRoutes: FastifyPluginAsyncZod<{
@@ -41,8 +34,17 @@ export const extractorRoutes: FastifyPluginAsyncZod<{
       querystring: extractorTypeQuerySchema,
       response: { 200: z.array(extractorListItemSchema), ...errors },
     },
-    serializerCompiler: () => writtenAsBuilt,
-    handler: (request) => extractors.list(request.user.id, request.query.extractorType),
+    /**
+     * The list is the most polled call (every open tab, again on each run status). It is written as
+     * the service built it, without zod checking every item again: the service builds each item
+     * field by field from typed columns (nothing else can slip in), and re-checking them cost an
+     * eighth of the route's CPU; the schema still documents the answer. A poll that finds the same
+     * list gets 304 without it (ETag).
+     */
+    handler: async (request, reply) => {
+      const list = await extractors.list(request.user.id, request.query.extractorType);
+      return sendJsonUnlessUnchanged(request, reply, JSON.stringify(list));
+    },
   });
 
   app.post('/extractor/start', {
