@@ -133,14 +133,18 @@ export default tseslint.config(
     },
   },
   {
-    // Contracts take z from contracts/zod.ts: its z.string() refuses NUL and lone surrogates.
+    // Contracts take z from contracts/zod.ts (zod/mini: zod-mini.ts): its z.string() refuses NUL and
+    // lone surrogates.
     files: ['packages/shared/src/contracts/**/*.ts'],
-    ignores: ['packages/shared/src/contracts/zod.ts'],
+    ignores: ['packages/shared/src/contracts/zod.ts', 'packages/shared/src/contracts/zod-mini.ts'],
     rules: {
       'no-restricted-imports': forbid(
         [...PRISMA, ...BROWSER, ...ENGINE],
         'packages/shared holds contracts only: no Prisma, no Playwright.',
-        [{ name: 'zod', message: "Contracts import z from './zod.js' (safe strings for every field)." }],
+        [
+          { name: 'zod', message: "Contracts import z from './zod.js' (safe strings for every field)." },
+          { name: 'zod/mini', message: "Contracts import zod/mini from './zod-mini.js' (safe strings)." },
+        ],
       ),
     },
   },
