@@ -205,8 +205,10 @@ describe('the browser tier (issue 27)', () => {
       expect(queryValueOf(run)).toBe(`run-${runIds.indexOf(run.id)}`);
     }
 
-    const tier = await browserTier(users[0]!);
-    expect(stateOf(tier, 'browsers-2')?.state).toBe('DOWN');
+    const tier = await waitFor(async () => {
+      const seen = await browserTier(users[0]!);
+      return stateOf(seen, 'browsers-2')?.state === 'DOWN' ? seen : undefined;
+    }, 'browsers-2 shown DOWN');
     expect(stateOf(tier, 'browsers-2')?.reason).toMatch(/browsers-2/);
 
     // The next runs go to the browsers that are left.
@@ -279,6 +281,51 @@ describe('the browser tier (issue 27)', () => {
       expect(
         queryValueOf(await readRun(stack.apiUrl, users[runIds.indexOf(run.id) % 2]!.token, run.id)),
       ).toBeUndefined();
+    }
+  });
+
+  it('takes out a host that stops answering (hung, its connection still open): its run ends ERROR naming it within 60 s', async () => {
+    const ids = await Promise.all(
+      [0, 1, 2].map((index) =>
+        insertExtractorRows(db, {
+          userId: users[index % 2]!.id,
+          name: `Hung ${index}`,
+          actions: slowEcho(`${site.url}/pages/echo.html?q=hung-${index}`),
+        }),
+      ),
+    );
+    const runIds = await Promise.all(ids.map((id, index) => startRun(users[index % 2]!, id)));
+    await waitFor(
+      async () => ((await healthOf(hostOne))?.renderers ?? 0) > 0 || undefined,
+      'a page on browsers-1',
+      60_000,
+    );
+    // The front door stops: the worker's connection stays open, nothing answers on it any more.
+    process.kill(hostOne.process.child.pid!, 'SIGSTOP');
+    const stoppedAt = Date.now();
+    try {
+      const runs = await Promise.all(
+        runIds.map((runId, index) =>
+          waitForRun(stack.apiUrl, users[index % 2]!.token, runId, undefined, 120_000),
+        ),
+      );
+      const onHung = runs.filter((run) => run.browserName === 'browsers-1');
+      expect(onHung.length).toBeGreaterThan(0);
+      for (const run of onHung) {
+        expect(run.status).toBe('ERROR');
+        expect(run.errorMessage).toContain('The browser host "browsers-1"');
+        expect(new Date(run.finishedAt!).getTime() - stoppedAt).toBeLessThan(60_000);
+      }
+      for (const run of runs.filter((run) => run.browserName !== 'browsers-1'))
+        expect(run.status, JSON.stringify(run)).toBe('SUCCESS');
+      // Workers publish their browsers with each heartbeat (every 5 s).
+      const tier = await waitFor(async () => {
+        const seen = await browserTier(users[0]!);
+        return stateOf(seen, 'browsers-1')?.state === 'DOWN' ? seen : undefined;
+      }, 'browsers-1 shown DOWN');
+      expect(stateOf(tier, 'browsers-1')?.reason).toMatch(/did not answer within|cannot be reached/);
+    } finally {
+      process.kill(hostOne.process.child.pid!, 'SIGCONT');
     }
   });
 });

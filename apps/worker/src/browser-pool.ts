@@ -4,6 +4,7 @@ import {
   type EgressProxy,
   chromiumLaunchOptions,
   describeBrowserLoss,
+  giveUpBrowser,
   installNavigationGuard,
   startEgressProxy,
   type NavigationPolicy,
@@ -177,7 +178,8 @@ export function createBrowserPool(options: BrowserPoolOptions) {
           ? `the browser host "${target.name}" closed the connection`
           : 'the browser process ended';
         // The worker's own Chromium is launched again on the next request; a host waits for a check.
-        if (target.endpoint) setState(target, 'DOWN', reason);
+        // A host taken out by its health check keeps the reason it was taken out for.
+        if (target.endpoint && target.state === 'UP') setState(target, 'DOWN', reason);
         for (const listener of lostListeners) listener(reason, opened);
       });
       return opened;
@@ -305,7 +307,12 @@ export function createBrowserPool(options: BrowserPoolOptions) {
   function disconnect(target: BrowserTarget): void {
     const connected = target.browser;
     if (!connected) return;
-    void connected.then((browser) => browser.close()).catch(() => undefined);
+    void connected
+      .then((browser) => {
+        giveUpBrowser(browser);
+        return browser.close();
+      })
+      .catch(() => undefined);
   }
 
   async function checkAllHosts(): Promise<void> {

@@ -6,7 +6,12 @@ export * from './safety/egress-proxy.js';
 export * from './flow/classify-error.js';
 export * from './flow/flow-types.js';
 export * from './flow/run-flow.js';
-export { BROWSER_CLOSED_MESSAGE, browserLossOf, describeBrowserLoss } from './flow/browser-loss.js';
+export {
+  BROWSER_CLOSED_MESSAGE,
+  browserLossOf,
+  describeBrowserLoss,
+  giveUpBrowser,
+} from './flow/browser-loss.js';
 export type { ActionContext, ActionExecutor, ActionOutcome } from './actions/action-context.js';
 export * from './actions/executors.js';
 export { wheelAt } from './actions/page-actions.js';

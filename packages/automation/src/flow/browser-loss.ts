@@ -6,6 +6,8 @@ import { AUTOMATION_CODES } from './classify-error.js';
 export const BROWSER_CLOSED_MESSAGE = 'The browser closed while the step ran';
 
 const lossMessages = new WeakMap<Browser, string>();
+/** Browsers given up on purpose (a host that stopped answering): lost before Playwright says so. */
+const givenUp = new WeakSet<Browser>();
 
 /**
  * What a step that lost this browser says instead of BROWSER_CLOSED_MESSAGE: a browser on another
@@ -20,11 +22,16 @@ export function describeBrowserLoss(browser: Browser, message: string): void {
  * browser is still there: for work done outside a step (opening the page) when the browser goes.
  */
 export function browserLossOf(browser: Browser | null): AutomationError | undefined {
-  if (!browser || browser.isConnected()) return undefined;
+  if (!browser || (browser.isConnected() && !givenUp.has(browser))) return undefined;
   return new AutomationError(
     AUTOMATION_CODES.NO_SUCH_SESSION,
     lossMessages.get(browser) ?? BROWSER_CLOSED_MESSAGE,
   );
+}
+
+/** Marks a browser lost before closing its connection (closing a stalled one takes a while to report). */
+export function giveUpBrowser(browser: Browser): void {
+  givenUp.add(browser);
 }
 
 export interface BrowserLoss {
