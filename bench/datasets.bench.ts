@@ -18,20 +18,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { Writable } from 'node:stream';
 import http from 'node:http';
 import pg from 'pg';
 import request from 'supertest';
-import type ExcelJS from 'exceljs';
-import {
-  createDatasetTable,
-  createPrismaClient,
-  datasetTable,
-  fieldColumn,
-  fillDataset,
-  pgSql,
-} from '../packages/db/src/index.js';
+import { createPrismaClient, datasetTable, fieldColumn } from '../packages/db/src/index.js';
 import { createRunStore } from '../apps/worker/src/flows/run-store.js';
 import type {
   DatasetEditResponse,
@@ -39,8 +29,8 @@ import type {
   QueryFieldStepResponse,
 } from '../packages/shared/src/index.js';
 import { createConfirmedUser } from '../tests/support/accounts.js';
-import { fromRoot } from '../tests/support/paths.js';
 import { startStack } from '../tests/support/stack.js';
+import { createQueryOfRows, writeWorkbookFromMemory } from './support/export-workbook.js';
 import { benchNodeArgs } from './support/node-args.js';
 
 const ROWS = Number(process.env.BENCH_DATASET_ROWS ?? 1_000_000);
@@ -58,7 +48,6 @@ const GOALS = {
   smallExportMs: 1000,
 };
 const CATEGORIES = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa'];
-const excel = createRequire(fromRoot('apps/api/package.json'))('exceljs') as typeof ExcelJS;
 
 const percentile = (values: readonly number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -400,39 +389,8 @@ try {
     text: `SELECT ${column('Name')}, ${column('Amount')}::float8, ${column('Date')}, ${column('Category')} FROM ${table} ORDER BY _row_id`,
     rowMode: 'array',
   });
-  /**
-   * exceljs's streaming writer on the rows in memory, to a sink: `asExported` writes the workbook
-   * the API writes (a number format on date cells, column widths); without it, plain cells.
-   */
-  const writeFromMemory = async (
-    asExported: boolean,
-    rows: readonly unknown[][] = inMemory as unknown[][],
-  ): Promise<number> => {
-    const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
-    const started = performance.now();
-    const workbook = new excel.stream.xlsx.WorkbookWriter({
-      stream: sink,
-      useStyles: asExported,
-      useSharedStrings: false,
-    });
-    const sheet = workbook.addWorksheet('Everyone');
-    const styles = fieldNames.map((name) => (name === 'Date' ? { numFmt: 'yyyy-mm-dd hh:mm:ss' } : {}));
-    if (asExported) sheet.columns = fieldNames.map((name) => ({ width: name === 'Date' ? 20 : 18 }));
-    sheet.addRow(fieldNames).commit();
-    for (const cells of rows) {
-      const row = sheet.addRow(cells);
-      if (asExported)
-        row.eachCell((cell, number) => {
-          cell.style = styles[number - 1] ?? {};
-        });
-      row.commit();
-    }
-    sheet.commit();
-    await workbook.commit();
-    return performance.now() - started;
-  };
-  const writerMs = await writeFromMemory(true);
-  const plainWriterMs = await writeFromMemory(false);
+  const writerMs = await writeWorkbookFromMemory(inMemory as unknown[][]);
+  const plainWriterMs = await writeWorkbookFromMemory(inMemory as unknown[][], { asExported: false });
   line(
     `(c) export ${ROWS.toLocaleString('en')} rows as xlsx: API`,
     `${(exportMs / 1000).toFixed(1)} s, ${(exported / 1024 / 1024).toFixed(1)} MiB, peak RSS +${(rssPeak - rssBefore).toFixed(0)} MB (goal ≤ ${GOALS.exportRssMb} MB)`,
@@ -447,64 +405,6 @@ try {
   // ---------------------------------------------------------------------------------------------
   // (d) Small exports: written on the API thread, from rows read at once.
   // ---------------------------------------------------------------------------------------------
-  /** A dataset of its own with `count` rows like the big one's, and the saved query of all of them. */
-  async function smallExportQuery(count: number): Promise<{ queryId: string; rows: unknown[][] }> {
-    const small = await db.dataset.create({
-      data: {
-        userId,
-        name: `Small ${count}`,
-        description: `${count} rows`,
-        fields: {
-          create: [
-            { name: 'Name', type: 'TEXT', isKey: false, sequence: 0 },
-            { name: 'Amount', type: 'NUMBER', isKey: false, sequence: 1 },
-            { name: 'Date', type: 'DATETIME', isKey: false, sequence: 2 },
-            { name: 'Category', type: 'TEXT', isKey: false, sequence: 3 },
-          ],
-        },
-      },
-      include: { fields: true },
-    });
-    const fields = small.fields.map((field) => ({ id: field.id, type: field.type, isKey: false }));
-    const rows = Array.from({ length: count }, (_, i) => [
-      `Customer ${i}`,
-      Math.round(i * 731) / 100,
-      new Date(Date.UTC(2025, 0, 1) + i * 60_000),
-      CATEGORIES[i % CATEGORIES.length] as string,
-    ]);
-    await createDatasetTable(pgSql(pool), small.id, fields);
-    await fillDataset(pgSql(pool), {
-      datasetId: small.id,
-      fields,
-      writtenFieldIds: fields.map((field) => field.id),
-      rows: rows.map((row) =>
-        Object.fromEntries(
-          fields.map((field, index) => {
-            const value = row[index];
-            return [field.id, value instanceof Date ? value.toISOString() : String(value)];
-          }),
-        ),
-      ),
-      extractorId: null,
-      runId: null,
-    });
-    const query = await api()
-      .post('/api/query/createquery')
-      .set(auth)
-      .send({ name: `Small ${count}`, description: 'Small', timeZone: 'UTC' })
-      .expect(201);
-    await api().post('/api/query/dataset').set(auth).send({ datasetId: small.id }).expect(200);
-    await api().post('/api/query/datasetfieldquery').set(auth).send({}).expect(200);
-    await api()
-      .post('/api/query/fieldselected')
-      .set(auth)
-      .send({ fields: small.fields.map((field) => ({ datasetFieldId: field.id })) })
-      .expect(200);
-    await api().post('/api/query/filterinputvalue').set(auth).send({ filters: [] }).expect(200);
-    const queryId = (query.body as { id: string }).id;
-    await api().get('/api/query/save').query({ queryId }).set(auth).expect(200);
-    return { queryId, rows };
-  }
   /** One export over HTTP: when its first byte came and when its last did. */
   const timedExport = (queryId: string) =>
     new Promise<{ firstByteMs: number; totalMs: number }>((resolve, reject) => {
@@ -524,7 +424,14 @@ try {
         .on('error', reject);
     });
   for (const count of [10, 5000]) {
-    const { queryId, rows } = await smallExportQuery(count);
+    const { queryId, rows } = await createQueryOfRows({
+      apiUrl: stack.apiUrl,
+      auth,
+      db,
+      pool,
+      userId,
+      count,
+    });
     const firstBytes: number[] = [];
     const totals: number[] = [];
     const writers: number[] = [];
@@ -533,7 +440,7 @@ try {
       const { firstByteMs, totalMs } = await timedExport(queryId);
       firstBytes.push(firstByteMs);
       totals.push(totalMs);
-      writers.push(await writeFromMemory(true, rows));
+      writers.push(await writeWorkbookFromMemory(rows));
     }
     const p50 = (values: number[]) => percentile(values, 50);
     line(
