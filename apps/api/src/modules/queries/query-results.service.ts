@@ -20,7 +20,12 @@ import {
 } from './query-dtos.js';
 import type { QueryRepository } from './queries.repository.js';
 import type { ExportSlots } from './export-slots.js';
-import { IN_PROCESS_EXPORT_MAX_ROWS, openWorkbookExport, writeWorkbookInProcess } from './query-workbook.js';
+import {
+  IN_PROCESS_EXPORT_MAX_ROWS,
+  createWorkbookWriterPool,
+  openWorkbookExport,
+  writeWorkbookInProcess,
+} from './query-workbook.js';
 
 /** A query ready to run: its name (the export's file name), its columns and its SQL side. */
 export interface RunnableQuery {
@@ -72,10 +77,11 @@ export function createQueryResultService(deps: {
   log: FastifyBaseLogger;
 }) {
   const { queries, drafts, database, exportSlots, exportLimits, log } = deps;
+  const writers = createWorkbookWriterPool();
 
   /**
    * A small result (IN_PROCESS_EXPORT_MAX_ROWS at most) is read on the pool and written on this
-   * thread: its first byte follows the count. A larger one is read and written by a writer thread.
+   * thread: its first byte follows the read. A larger one is read and written by a writer thread.
    */
   async function openExport({ name, columns, query }: RunnableQuery) {
     const rows = await queries.rowsIfAtMost(query, IN_PROCESS_EXPORT_MAX_ROWS);
@@ -84,7 +90,7 @@ export function createQueryResultService(deps: {
         totalOfRows: rows.length,
         stream: writeWorkbookInProcess({ sheetName: name, columns, rows, log }),
       };
-    return openWorkbookExport({ sheetName: name, columns, query, database, log });
+    return openWorkbookExport({ sheetName: name, columns, query, database, writers, log });
   }
 
   async function ownedDataset(userId: string, datasetId: string) {

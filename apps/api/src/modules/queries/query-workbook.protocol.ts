@@ -8,8 +8,8 @@ export interface WorkbookColumn {
   type: ValueType;
 }
 
-/** What the export's writer thread is started with. */
-export interface WorkbookWorkerData {
+/** One export, as a writer thread is given it. */
+export interface WorkbookJob {
   sheetName: string;
   columns: readonly WorkbookColumn[];
   query: DatasetQuery;
@@ -20,11 +20,11 @@ export interface WorkbookWorkerData {
   batchSize: number;
 }
 
-/** API thread → writer thread: the chunk with this number was taken, send more. */
-export interface WorkbookAck {
-  type: 'ack';
-  chunk: number;
-}
+/**
+ * API thread → writer thread: an export to write (a thread writes one at a time, and is given
+ * another only once it said 'done'), or an ack: the chunk with this number was taken, send more.
+ */
+export type ToWorkbookWorker = { type: 'export'; job: WorkbookJob } | { type: 'ack'; chunk: number };
 
 /** Writer thread → API thread. */
 export type FromWorkbookWorker =
