@@ -343,7 +343,8 @@ const stack = await startStack({
   useBuild,
   logDirectory: 'bench-logs',
   env: {
-    LOG_LEVEL: 'error',
+    // BENCH_LOG_LEVEL=info keeps the worker's per-step timings in .pagewright/bench-logs/.
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error',
     // The benchmark runs longer than the default 15-minute access token on a slow machine.
     ACCESS_TOKEN_TTL_SECONDS: '7200',
     ...(process.env.BENCH_RUN_CONCURRENCY
@@ -542,6 +543,22 @@ try {
       `with 2 workers, both worker trees summed (up to ${twoWorkers.memory.peakProcesses} processes), ` +
       `runs per worker ${runsPerWorker.join(' + ')}.`,
   );
+  // What a run keeps in PostgreSQL: its steps' pictures (StoredFile rows) and normalized HTML.
+  const [kept] = await db.$queryRaw<
+    { runs: bigint; files: bigint; fileBytes: bigint | null; htmlBytes: bigint | null }[]
+  >`
+    SELECT (SELECT count(*) FROM "Run" r JOIN "Extractor" e ON e.id = r."extractorId" WHERE e."userId" = ${userId}::uuid) AS runs,
+           (SELECT count(*) FROM "StoredFile" WHERE "userId" = ${userId}::uuid) AS files,
+           (SELECT sum(size) FROM "StoredFile" WHERE "userId" = ${userId}::uuid) AS "fileBytes",
+           (SELECT sum(octet_length(s."normalizedHtml")) FROM "RunStep" s JOIN "Run" r ON r.id = s."runId"
+              JOIN "Extractor" e ON e.id = r."extractorId" WHERE e."userId" = ${userId}::uuid) AS "htmlBytes"`;
+  if (kept && kept.runs > 0n) {
+    const perRun = (value: bigint | null) => Number(value ?? 0n) / Number(kept.runs);
+    console.log(
+      `Kept per run (${kept.runs} runs): ${perRun(kept.files).toFixed(1)} picture files, ` +
+        `${(perRun(kept.fileBytes) / 1024).toFixed(0)} KiB of pictures, ${(perRun(kept.htmlBytes) / 1024).toFixed(0)} KiB of normalized HTML.`,
+    );
+  }
   if (warmUpProblem) console.log(`warm-up run failed: ${warmUpProblem}`);
   for (const [f] of rows) {
     for (const failure of f.failures) console.log(`failure (${f.name}): ${failure}`);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   Prisma,
   createFileStorage,
@@ -106,6 +107,9 @@ export interface AskRefresh {
   expiresAt: Date;
 }
 
+/** The pictures a run stored, by the SHA-256 of their bytes: the file of each. */
+export type RunPictures = Map<string, string>;
+
 function fileMeta(userId: string, file: FileToStore): FileMeta {
   return { userId, name: file.name, mimeType: file.mimeType };
 }
@@ -167,10 +171,22 @@ export function createRunStore(
     runId: string,
     userId: string,
     step: StepToStore,
+    pictures: RunPictures,
+    storedNow: Map<string, string>,
   ): Promise<void> {
     const store = async (file: FileToStore | undefined) => {
       if (!file) return null;
       return files.put(file.content, fileMeta(userId, file), tx);
+    };
+    // A step that only reads shows the picture of the step before it: the same bytes are kept once.
+    const storePicture = async (file: FileToStore | undefined) => {
+      if (!file) return null;
+      const digest = createHash('sha256').update(file.content).digest('base64');
+      const known = pictures.get(digest) ?? storedNow.get(digest);
+      if (known) return known;
+      const id = await store(file);
+      if (id) storedNow.set(digest, id);
+      return id;
     };
     const created = await tx.runStep.create({
       select: { id: true },
@@ -186,8 +202,8 @@ export function createRunStore(
         errorMessage: step.errorMessage,
         ...(step.locatedBy ? { locatedBy: step.locatedBy } : {}),
         normalizedHtml: step.normalizedHtml ?? null,
-        pageScreenshotFileId: await store(step.pageScreenshot),
-        elementScreenshotFileId: await store(step.elementScreenshot),
+        pageScreenshotFileId: await storePicture(step.pageScreenshot),
+        elementScreenshotFileId: await storePicture(step.elementScreenshot),
         fileId: await store(step.file),
       },
     });
@@ -206,12 +222,22 @@ export function createRunStore(
   /**
    * Steps with their screenshots and files, in one transaction: a run writes the steps that
    * finished while the previous write was under way together (one BEGIN/COMMIT, not one each).
+   * `pictures` (one per run) remembers the pictures the run stored: a step whose picture has the
+   * same bytes as an earlier one points at that file (docs/decisions.md).
    */
-  async function saveSteps(runId: string, userId: string, steps: readonly StepToStore[]): Promise<void> {
+  async function saveSteps(
+    runId: string,
+    userId: string,
+    steps: readonly StepToStore[],
+    pictures: RunPictures = new Map(),
+  ): Promise<void> {
     if (steps.length === 0) return;
+    const storedNow = new Map<string, string>();
     await db.$transaction(async (tx) => {
-      for (const step of steps) await saveOne(tx, runId, userId, step);
+      for (const step of steps) await saveOne(tx, runId, userId, step, pictures, storedNow);
     });
+    // Only files whose transaction committed are pointed at again.
+    for (const [digest, id] of storedNow) pictures.set(digest, id);
   }
 
   return {

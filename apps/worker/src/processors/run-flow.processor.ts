@@ -31,7 +31,7 @@ import { createAskDuringRun } from '../flows/ask-during-run.js';
 import { scheduledAskMail } from '../flows/ask-mail.js';
 import type { BrowserPool } from '../browser-pool.js';
 import { toFlowAction, type StoredAction } from '../flows/load-flow.js';
-import { stepToStore, type RunEnd, type RunStore } from '../flows/run-store.js';
+import { stepToStore, type RunEnd, type RunPictures, type RunStore } from '../flows/run-store.js';
 
 export interface RunFlowProcessorDeps {
   store: RunStore;
@@ -129,9 +129,10 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
     };
     // Steps wait here while the previous write is under way; the next write takes them all.
     const unstored: StepRecord[] = [];
+    const storedPictures: RunPictures = new Map();
     const storeUnstored = async () => {
       const batch = unstored.splice(0);
-      await store.saveSteps(runId, run.userId, batch.map(toStore));
+      await store.saveSteps(runId, run.userId, batch.map(toStore), storedPictures);
     };
 
     let end: RunEnd;
