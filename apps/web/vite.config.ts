@@ -52,13 +52,15 @@ export default defineConfig(({ mode }) => ({
               priority: 3,
             },
             {
-              // zod with the app's setting of it (lib/zod-config.ts: no eval, for the CSP), which must
-              // run before any contract builds a schema: every chunk holding contracts imports this one,
-              // so it runs first.
+              // zod's core and zod/mini (the account screens' contracts) with the app's setting of it
+              // (lib/zod-config.ts: no eval, for the CSP), which must run before any contract builds a
+              // schema: every chunk holding contracts imports this one, so it runs first. Classic zod
+              // (its methods, JSON Schema output) only loads with the screens whose contracts use it.
               name: 'zod',
-              test: /node_modules[\\/]zod[\\/]|[\\/]src[\\/]lib[\\/]zod-config\.ts$/,
+              test: /node_modules[\\/]zod[\\/](?!v4[\\/](classic[\\/]|core[\\/](to-json-schema|json-schema)))|[\\/]src[\\/]lib[\\/]zod-config\.ts$/,
               priority: 3,
             },
+            { name: 'zod-classic', test: /node_modules[\\/]zod[\\/]/, priority: 3 },
             {
               name: 'mui',
               test: /node_modules[\\/](@mui|@emotion|@popperjs|react-transition-group|stylis)[\\/]/,

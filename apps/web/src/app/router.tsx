@@ -8,7 +8,6 @@ import { ForgotPasswordPage } from '../features/password/components/forgot-passw
 import { ConfirmationPage } from '../features/registration/components/confirmation-page';
 import { SignUpPage } from '../features/registration/components/sign-up-page';
 import { WelcomePage } from '../features/registration/components/welcome-page';
-import { prefetchUserSettings } from '../features/user-settings/api/get-user-settings';
 import { registerNavigate } from '../lib/navigation';
 import { PATHS } from '../lib/paths';
 import { RemoteEngineEntry } from './entry/remote-engine-entry';
@@ -18,6 +17,18 @@ import { ScreenShareViewerEntry } from './entry/screen-share-viewer-entry';
 import { AccountLayout } from './layout/account-layout';
 import { RequireSession } from './layout/require-session';
 import { RootLayout } from './layout/root-layout';
+
+/**
+ * Starts GET /user/settings while a screen that waits for it loads. Its module (and the contracts
+ * it parses with) loads here rather than with the login page.
+ */
+function prefetchUserSettings(): void {
+  // A chunk that cannot load fails the screen's own import too, which shows the error page.
+  import('../features/user-settings/api/get-user-settings').then(
+    (module) => module.prefetchUserSettings(),
+    () => undefined,
+  );
+}
 
 /**
  * The account screens (login, sign-up, password, confirmation) are in the first download; every

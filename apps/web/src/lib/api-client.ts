@@ -1,6 +1,6 @@
-import type { z } from 'zod';
-import { errorResponseSchema, refreshResponseSchema } from '@pagewright/shared';
-import { i18n } from './i18n';
+import { safeParse, type core } from 'zod/mini';
+import { errorResponseSchema, refreshResponseSchema } from '@pagewright/shared/account-screens';
+import { i18n } from './i18n-core';
 import { beginLoading, endLoading } from './loading';
 import { navigateTo } from './navigation';
 import { NEED_PASSWORD_PATH, PATHS, SESSION_EXPIRED_PATH } from './paths';
@@ -39,8 +39,11 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export interface ApiRequestOptions<T> {
   method?: HttpMethod;
   body?: unknown;
-  /** Validates the answer; the shared contract schemas are used end to end. */
-  schema?: z.ZodType<T>;
+  /**
+   * Validates the answer; the shared contract schemas are used end to end. Classic and zod/mini
+   * schemas both fit (the account screens use zod/mini twins to keep the first download small).
+   */
+  schema?: core.$ZodType<T>;
   /** Quiet calls (background loads) do not show the full-screen overlay. */
   quiet?: boolean;
   /** Account calls (sign-in, sign-up, confirmation...): no bearer header and no refresh on a 401. */
@@ -63,7 +66,7 @@ async function readJson(response: Response): Promise<unknown> {
 }
 
 async function toApiError(response: Response): Promise<ApiError> {
-  const parsed = errorResponseSchema.safeParse(await readJson(response));
+  const parsed = safeParse(errorResponseSchema, await readJson(response));
   if (parsed.success) {
     const { message, code, field } = parsed.data;
     return new ApiError({ status: response.status, message, code, field, hasServerMessage: true });
@@ -123,7 +126,7 @@ async function requestNewTokens(): Promise<RefreshOutcome> {
   }
   if (response.status >= 500) return 'unreachable';
   if (!response.ok) return 'refused';
-  const parsed = refreshResponseSchema.safeParse(await readJson(response).catch(() => undefined));
+  const parsed = safeParse(refreshResponseSchema, await readJson(response).catch(() => undefined));
   if (!parsed.success) return 'unreachable';
   storeRefreshedTokens(parsed.data);
   return 'refreshed';
@@ -189,7 +192,7 @@ export async function apiRequest<T = unknown>(path: string, options: ApiRequestO
     }
     const data = await readJson(response);
     if (!options.schema) return data as T;
-    const parsed = options.schema.safeParse(data);
+    const parsed = safeParse(options.schema, data);
     if (!parsed.success) {
       throw new ApiError({
         status: response.status,

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { safeParse, type core } from 'zod/mini';
 
 export type FieldErrors<Field extends string> = Partial<Record<Field, string>>;
 
@@ -7,10 +7,10 @@ export type FieldErrors<Field extends string> = Partial<Record<Field, string>>;
  * validation texts, so forms validate with the same schema the API uses.
  */
 export function fieldErrorsOf<Field extends string>(
-  schema: z.ZodType,
+  schema: core.$ZodType,
   value: Record<Field, unknown>,
 ): FieldErrors<Field> {
-  const result = schema.safeParse(value);
+  const result = safeParse(schema, value);
   const errors: FieldErrors<Field> = {};
   if (result.success) return errors;
   for (const issue of result.error.issues) {

@@ -1,33 +1,8 @@
-import i18n from 'i18next';
-import { initReactI18next } from 'react-i18next';
-import { MESSAGES } from '@pagewright/shared';
+import { i18n } from './i18n-core';
 import { UI_LABELS } from './ui-labels';
 
-/**
- * One flat `en` bundle: the spec texts from @pagewright/shared (the API sends the same ones) plus the
- * SPA's own labels. Keys contain dots (`login.error.credentials`), so key and namespace separators
- * are off.
- */
-export const translation = { ...MESSAGES, ...UI_LABELS } as const;
-
-declare module 'i18next' {
-  interface CustomTypeOptions {
-    defaultNS: 'translation';
-    resources: { translation: typeof translation };
-    keySeparator: false;
-    nsSeparator: false;
-  }
-}
-
-void i18n.use(initReactI18next).init({
-  lng: 'en',
-  fallbackLng: 'en',
-  resources: { en: { translation } },
-  keySeparator: false,
-  nsSeparator: false,
-  initAsync: false,
-  interpolation: { escapeValue: false },
-  returnNull: false,
-});
+// The app's own labels join the bundle when the app's frame (app-layout.tsx) or a test imports this
+// module: every screen that uses them renders inside that frame, after its code has loaded.
+i18n.addResourceBundle('en', 'translation', UI_LABELS, true, true);
 
 export { i18n };

@@ -2,10 +2,9 @@
  * The SPA's own labels (field labels, buttons, headings). The texts the specs give are not repeated
  * here: they come from MESSAGES of @pagewright/shared, merged into the same bundle by i18n.ts.
  * Field and button labels are also the end-to-end tests' handles (getByLabel / getByRole).
+ * The labels of the account screens and of what every screen shows are in account-labels.ts.
  */
 export const UI_LABELS = {
-  'app.title': 'Pagewright',
-  'app.loading': 'Loading',
   'dialog.close': 'Close',
   'picture.enlarge': 'Enlarge',
   'picture.fit': 'Fit to window',
@@ -31,48 +30,6 @@ export const UI_LABELS = {
   'page.scheduler.new': 'New scheduler',
   'page.file': 'File download',
   'page.messaging.new': 'Write a new message',
-
-  'notfound.text': 'The page you are looking for does not exist.',
-  'notfound.link': 'Go to the home page',
-
-  'route.error.title': 'This page could not be shown',
-  'route.error.text':
-    'Something went wrong while loading this page. Pagewright may have been updated: reload to get the latest version.',
-  'route.error.reload': 'Reload',
-  'route.error.dashboard': 'Back to dashboard',
-
-  'field.email': 'E-mail',
-  'field.password': 'Password',
-  'field.first.name': 'First name',
-  'field.last.name': 'Last name',
-  'field.retype.password': 'Retype password',
-  'field.new.password': 'New password',
-  'field.retype.new.password': 'Retype new password',
-  'field.show.characters': 'Show characters',
-  'field.hide.characters': 'Hide characters',
-
-  'login.heading': 'Welcome back',
-  'login.remember.me': 'Remember me',
-  'login.forgot.link': 'Forgot password?',
-  'login.submit': 'Sign in',
-  'login.register.link': "Don't have an account? Sign up",
-
-  'signup.heading': 'Create your account',
-  'signup.submit': 'Create',
-  'signup.login.link': 'Already have an account? Sign in',
-
-  'welcome.heading': 'Welcome to Pagewright!',
-  'welcome.text':
-    'Your account has been created. Click the link in the e-mail we sent you to confirm your address, then sign in.',
-  'welcome.back': 'Back to login',
-
-  'confirmation.pending': 'Confirming your registration…',
-
-  'forgot.heading': 'Forgot your password?',
-  'forgot.text':
-    'Type the e-mail address of your account and we will send you an e-mail to reset your password.',
-  'forgot.submit': 'Submit',
-  'forgot.return': 'Return to login',
 
   'settings.preferences': 'Preferences',
   'settings.panels': 'Dashboard panels',
@@ -355,8 +312,6 @@ export const UI_LABELS = {
   'investors.details': '{{portfolioid}} · confirmation {{confirmationNumber}}',
   'investors.none.match': 'No investor matches the search.',
   'investors.shown.some': 'Showing {{shown}} of {{total}}: narrow the search to see the others.',
-
-  'logout.pending': 'Signing out…',
 
   // Screen-share view and file page (features screen-share and files)
   'screen.share.user': 'User',

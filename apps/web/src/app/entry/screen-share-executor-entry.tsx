@@ -2,7 +2,6 @@ import { useEffect, useRef } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { loginByToken } from '../../features/auth/api/login-by-token';
-import { startBuilder } from '../../features/builder/api/start-builder';
 import { ApiError } from '../../lib/api-client';
 import { PATHS } from '../../lib/paths';
 import { storeLogin } from '../../lib/session';
@@ -26,6 +25,8 @@ export function ScreenShareExecutorEntry() {
     loginByToken(token)
       .then(async (login) => {
         storeLogin(login);
+        // The builder's contracts stay out of the first download (the login page's).
+        const { startBuilder } = await import('../../features/builder/api/start-builder');
         const started = await startBuilder({
           name: new Date().toISOString().replace('T', ' ').slice(0, 19),
           description: 'Screen Share',

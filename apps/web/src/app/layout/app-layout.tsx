@@ -2,6 +2,8 @@ import { Box, Container } from '@mui/material';
 import { Outlet } from 'react-router-dom';
 import { PendingAskHost } from '../../features/asks/components/pending-ask-host';
 import { useStoredUserId } from '../../features/auth/hooks/use-stored-user-id';
+// The app's own labels: every screen of this frame uses them (the login page does not load them).
+import '../../lib/i18n';
 import { useSession } from '../../lib/session';
 import { AppToolbar } from './app-toolbar';
 

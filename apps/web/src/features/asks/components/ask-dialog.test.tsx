@@ -9,6 +9,8 @@ import {
   type PendingAskAction,
 } from '@pagewright/shared';
 import { AppProviders } from '../../../app/providers';
+// The app frame's labels, as every screen inside it has them (app-layout.tsx loads them).
+import '../../../lib/i18n';
 import { AskDialog, type AskAnswer } from './ask-dialog';
 import { installFakeClock } from '../../../test-support/clock';
 

@@ -1,4 +1,5 @@
-import { loginResponseSchema, type LoginResponse } from '@pagewright/shared';
+import type { LoginResponse } from '@pagewright/shared';
+import { loginResponseSchema } from '@pagewright/shared/account-screens';
 import { apiRequest } from '../../../lib/api-client';
 
 /** POST /api/auth/fengine/exchange: the F-engine's signed token for a Pagewright session (remote-engine entry). */

@@ -1,4 +1,5 @@
-import { currentUserResponseSchema, type CurrentUserResponse } from '@pagewright/shared';
+import type { CurrentUserResponse } from '@pagewright/shared';
+import { currentUserResponseSchema } from '@pagewright/shared/account-screens';
 import { apiRequest } from '../../../lib/api-client';
 
 /** GET /api/user/ */

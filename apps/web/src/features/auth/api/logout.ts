@@ -1,4 +1,5 @@
-import { messageResponseSchema, type MessageResponse } from '@pagewright/shared';
+import type { MessageResponse } from '@pagewright/shared';
+import { messageResponseSchema } from '@pagewright/shared/account-screens';
 import { apiRequest } from '../../../lib/api-client';
 
 /** POST /api/user/logout: revokes the refresh token. Never refreshes: the session is ending anyway. */

@@ -3,7 +3,8 @@ import { Alert, Box, Checkbox, FormControlLabel, Link, Typography } from '@mui/m
 import { useMutation } from '@tanstack/react-query';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { loginRequestSchema, type LoginRequest } from '@pagewright/shared';
+import type { LoginRequest } from '@pagewright/shared';
+import { loginRequestSchema } from '@pagewright/shared/account-screens';
 import { AccountFormActions } from '../../../components/account-form-actions';
 import { PasswordField } from '../../../components/password-field';
 import { TextInput } from '../../../components/text-input';

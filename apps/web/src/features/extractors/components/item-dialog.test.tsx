@@ -3,6 +3,8 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MESSAGES } from '@pagewright/shared';
 import { AppProviders } from '../../../app/providers';
+// The app frame's labels, as every screen inside it has them (app-layout.tsx loads them).
+import '../../../lib/i18n';
 import { ApiError } from '../../../lib/api-client';
 import type { ItemFields } from '../item-rules';
 import { LIST_KINDS, type ListKind } from '../list-kinds';

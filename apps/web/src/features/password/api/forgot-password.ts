@@ -1,4 +1,5 @@
-import { messageResponseSchema, type ForgotPasswordRequest, type MessageResponse } from '@pagewright/shared';
+import type { ForgotPasswordRequest, MessageResponse } from '@pagewright/shared';
+import { messageResponseSchema } from '@pagewright/shared/account-screens';
 import { apiRequest } from '../../../lib/api-client';
 
 /** PUT /api/user/forgot: 200 'Please, check your email'; 400 'E-mail not found'. */

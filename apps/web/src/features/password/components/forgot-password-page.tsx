@@ -3,7 +3,7 @@ import { Alert, Box, Button, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { forgotPasswordRequestSchema } from '@pagewright/shared';
+import { forgotPasswordRequestSchema } from '@pagewright/shared/account-screens';
 import { isApiError } from '../../../lib/api-client';
 import { fieldErrorsOf } from '../../../lib/form-errors';
 import { AccountFormActions } from '../../../components/account-form-actions';

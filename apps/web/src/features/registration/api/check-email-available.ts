@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { isEmailValidResponseSchema } from '@pagewright/shared';
+import { isEmailValidResponseSchema } from '@pagewright/shared/account-screens';
 import { apiRequest } from '../../../lib/api-client';
 
 /** GET /api/user/isEmailValid/:email: true means nobody uses the address yet. */

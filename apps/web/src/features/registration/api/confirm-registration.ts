@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { apiRequest } from '../../../lib/api-client';
 
 /** GET /api/user/confirmation?token=: 200 with the success text as a plain string, 400 'Invalid Token'. */
