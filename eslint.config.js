@@ -149,6 +149,38 @@ export default tseslint.config(
     },
   },
   {
+    // The data layer: Prisma and node-postgres for the apps; it neither drives a browser nor serves
+    // HTTP, queues or mail (issue 28).
+    files: ['packages/db/**/*.ts'],
+    ignores: ['packages/db/src/generated/**'],
+    rules: {
+      'no-restricted-imports': forbid(
+        [...BROWSER, ...ENGINE, ...QUEUES_AND_HTTP, '@pagewright/mail', '@pagewright/recognition'],
+        'packages/db is the data layer: no browser, engine, queues, HTTP, mail or recognition.',
+      ),
+    },
+  },
+  {
+    // Mail is composed and sent here; who sends it (API, worker) and from what data is theirs.
+    files: ['packages/mail/**/*.ts'],
+    rules: {
+      'no-restricted-imports': forbid(
+        [...PRISMA, ...BROWSER, ...ENGINE, ...QUEUES_AND_HTTP, '@pagewright/recognition'],
+        'packages/mail composes and sends e-mail only: no database, browser, queues or HTTP.',
+      ),
+    },
+  },
+  {
+    // Recognition reads PDFs and pictures; storing, queueing and serving the results is the apps'.
+    files: ['packages/recognition/**/*.ts'],
+    rules: {
+      'no-restricted-imports': forbid(
+        [...PRISMA, ...BROWSER, ...ENGINE, ...QUEUES_AND_HTTP, '@pagewright/mail'],
+        'packages/recognition reads documents only: no database, browser, queues, HTTP or mail.',
+      ),
+    },
+  },
+  {
     // The engine runs flows in a page; queues, HTTP servers and the database belong to the apps.
     files: ['packages/automation/**/*.ts'],
     ignores: ['packages/automation/**/*.test.ts'],

@@ -66,6 +66,47 @@ describe('the linter holds the architecture', { timeout: 120_000 }, () => {
     }
   });
 
+  it('packages/db, mail and recognition keep to their own work (issue 28)', async () => {
+    const banned: Record<string, string[]> = {
+      'packages/db/src/index.ts': [
+        'playwright-core',
+        '@pagewright/automation',
+        'fastify',
+        'bullmq',
+        '@pagewright/mail',
+      ],
+      'packages/mail/src/index.ts': [
+        '@pagewright/db',
+        '@prisma/client',
+        'playwright-core',
+        'fastify',
+        'bullmq',
+      ],
+      'packages/recognition/src/index.ts': [
+        '@pagewright/db',
+        'playwright-core',
+        'fastify',
+        'ioredis',
+        '@pagewright/mail',
+      ],
+    };
+    for (const [file, names] of Object.entries(banned))
+      for (const name of names)
+        expect(
+          await violations(file, `import * as m from '${name}';\nexport const y = m;\n`),
+          `${file} ← ${name}`,
+        ).toContain('no-restricted-imports');
+    // What each one is for stays allowed.
+    for (const [file, name] of [
+      ['packages/db/src/index.ts', 'pg'],
+      ['packages/mail/src/index.ts', 'nodemailer'],
+      ['packages/recognition/src/index.ts', 'sharp'],
+    ] as const)
+      expect(await violations(file, `import * as m from '${name}';\nexport const y = m;\n`)).not.toContain(
+        'no-restricted-imports',
+      );
+  });
+
   it('refuses import cycles', async () => {
     mkdirSync(probeDirectory, { recursive: true });
     const a = path.join(probeDirectory, 'a.ts');
