@@ -5,7 +5,12 @@ import request from 'supertest';
 import { chromium } from 'playwright-core';
 import { createPrismaClient } from '@pagewright/db';
 import { chromiumLaunchOptions } from '@pagewright/automation';
-import { BROWSER_HOST_PLAYWRIGHT_PATH, type BrowserTier, type RunDetail } from '@pagewright/shared';
+import {
+  BROWSER_HOST_PLAYWRIGHT_PATH,
+  type BrowserTargetState,
+  type BrowserTier,
+  type RunDetail,
+} from '@pagewright/shared';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 import { insertExtractorRows, type ActionRow } from '../support/extractor-rows.js';
@@ -111,6 +116,13 @@ async function browserTier(user: SignedInUser): Promise<BrowserTier> {
 const stateOf = (tier: BrowserTier, name: string) =>
   tier.workers.flatMap((worker) => worker.browsers).find((browser) => browser.name === name);
 
+/** The tier once `name` shows `state`: workers publish their browsers with each heartbeat (every 5 s). */
+const tierWhen = (name: string, state: BrowserTargetState) =>
+  waitFor(async () => {
+    const seen = await browserTier(users[0]!);
+    return stateOf(seen, name)?.state === state ? seen : undefined;
+  }, `${name} shown ${state}`);
+
 /** A flow that holds its page a few seconds (so that a host can be killed under it), then reads. */
 const slowEcho = (url: string): ActionRow[] => [
   { sequence: 10, type: 'NAVIGATE', textValue: url },
@@ -141,10 +153,7 @@ const queryValueOf = (run: RunDetail) => {
 
 describe('the browser tier (issue 27)', () => {
   it("lists the worker's own Chromium and both hosts UP, and refuses the host with a looser policy", async () => {
-    const tier = await waitFor(async () => {
-      const seen = await browserTier(users[0]!);
-      return stateOf(seen, 'browsers-2')?.state === 'UP' ? seen : undefined;
-    }, 'both hosts UP');
+    const tier = await tierWhen('browsers-2', 'UP');
     expect(stateOf(tier, 'local')).toMatchObject({ state: 'UP', url: null });
     expect(stateOf(tier, 'browsers-1')).toMatchObject({
       state: 'UP',
@@ -205,10 +214,7 @@ describe('the browser tier (issue 27)', () => {
       expect(queryValueOf(run)).toBe(`run-${runIds.indexOf(run.id)}`);
     }
 
-    const tier = await waitFor(async () => {
-      const seen = await browserTier(users[0]!);
-      return stateOf(seen, 'browsers-2')?.state === 'DOWN' ? seen : undefined;
-    }, 'browsers-2 shown DOWN');
+    const tier = await tierWhen('browsers-2', 'DOWN');
     expect(stateOf(tier, 'browsers-2')?.reason).toMatch(/browsers-2/);
 
     // The next runs go to the browsers that are left.
@@ -318,11 +324,7 @@ describe('the browser tier (issue 27)', () => {
       }
       for (const run of runs.filter((run) => run.browserName !== 'browsers-1'))
         expect(run.status, JSON.stringify(run)).toBe('SUCCESS');
-      // Workers publish their browsers with each heartbeat (every 5 s).
-      const tier = await waitFor(async () => {
-        const seen = await browserTier(users[0]!);
-        return stateOf(seen, 'browsers-1')?.state === 'DOWN' ? seen : undefined;
-      }, 'browsers-1 shown DOWN');
+      const tier = await tierWhen('browsers-1', 'DOWN');
       expect(stateOf(tier, 'browsers-1')?.reason).toMatch(/did not answer within|cannot be reached/);
     } finally {
       process.kill(hostOne.process.child.pid!, 'SIGCONT');
