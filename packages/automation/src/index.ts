@@ -8,7 +8,7 @@ export * from './flow/flow-types.js';
 export * from './flow/run-flow.js';
 export {
   BROWSER_CLOSED_MESSAGE,
-  browserLossOf,
+  browserLossBehind,
   describeBrowserLoss,
   giveUpBrowser,
 } from './flow/browser-loss.js';

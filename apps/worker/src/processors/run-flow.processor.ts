@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import {
   AUTOMATION_CODES,
   AutomationError,
-  browserLossOf,
+  browserLossBehind,
   classifyError,
   runFlow,
   type FlowResult,
@@ -212,7 +212,7 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
         error instanceof InputSubstitutionError
           ? new AutomationError(AUTOMATION_CODES.INVALID_ARGUMENT, error.message, error.sequence)
           : // A browser (host) that went away while the page opened: say so, not Playwright's "Target closed".
-            (browserLossOf(context?.browser() ?? null) ?? error),
+            ((await browserLossBehind(context?.browser() ?? null, error)) ?? error),
         currentSequence,
       );
       jobLog.error({ err: error }, 'run failed outside its steps');

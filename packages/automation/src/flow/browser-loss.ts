@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { AutomationError } from './automation-error.js';
-import { AUTOMATION_CODES } from './classify-error.js';
+import { AUTOMATION_CODES, isTargetClosedError } from './classify-error.js';
 
 /** Said of a killed Chromium as of a page closed under the step: the page closes before the browser reports it is gone. */
 export const BROWSER_CLOSED_MESSAGE = 'The browser closed while the step ran';
@@ -27,6 +27,33 @@ export function browserLossOf(browser: Browser | null): AutomationError | undefi
     AUTOMATION_CODES.NO_SUCH_SESSION,
     lossMessages.get(browser) ?? BROWSER_CLOSED_MESSAGE,
   );
+}
+
+/** How long a "Target closed" error waits for its browser to report the loss. */
+const LOSS_REPORT_WAIT_MS = 1_000;
+
+/**
+ * browserLossOf for an error already thrown: when Playwright loses a browser host's connection it
+ * closes the pages and contexts at once (their calls reject) but reports the browser disconnected
+ * a tick later, so an error caught in between would otherwise be told as Playwright's bare
+ * "Target page, context or browser has been closed" instead of naming the host.
+ */
+export async function browserLossBehind(
+  browser: Browser | null,
+  error: unknown,
+): Promise<AutomationError | undefined> {
+  const known = browserLossOf(browser);
+  if (known || !browser || !isTargetClosedError(error)) return known;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      browser.off('disconnected', done);
+      resolve();
+    };
+    const timer = setTimeout(done, LOSS_REPORT_WAIT_MS);
+    browser.once('disconnected', done);
+  });
+  return browserLossOf(browser);
 }
 
 /** Marks a browser lost before closing its connection (closing a stalled one takes a while to report). */

@@ -28,17 +28,20 @@ export function plainMessage(error: unknown): string {
   return message.replace(ANSI_ESCAPE, '');
 }
 
+const TARGET_CLOSED = /Target page, context or browser has been closed|Browser has been closed|Target closed/u;
+
+/** Whether Playwright said the page, context or browser it worked in is gone. */
+export function isTargetClosedError(error: unknown): boolean {
+  return TARGET_CLOSED.test(plainMessage(error));
+}
+
 function codeFor(error: unknown, message: string): number {
   const C = AUTOMATION_CODES;
   const isTimeout = error instanceof Error && error.name === 'TimeoutError';
   const api = /^(\w+)\.(\w+):/u.exec(message);
   const callName = api ? `${api[1]}.${api[2]}` : '';
 
-  if (
-    /Target page, context or browser has been closed|Browser has been closed|Target closed/u.test(message)
-  ) {
-    return C.NO_SUCH_SESSION;
-  }
+  if (TARGET_CLOSED.test(message)) return C.NO_SUCH_SESSION;
   if (error instanceof Error && error.name === 'NavigationRefusedError') return C.INVALID_ARGUMENT;
   if (/strict mode violation/u.test(message)) return C.INVALID_SELECTOR;
   if (/is not a valid XPath expression|XPath/u.test(message) && /SyntaxError|not a valid/u.test(message)) {
