@@ -1,7 +1,5 @@
-import { Prisma, type PrismaClient, type User } from '@pagewright/db';
-
-const isUniqueViolation = (error: unknown) =>
-  error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+import type { PrismaClient, User } from '@pagewright/db';
+import { isUniqueViolation } from '../../lib/db-errors.js';
 
 /** An F-engine user: the issuer of its tokens and its id there. */
 export interface EngineSubject {

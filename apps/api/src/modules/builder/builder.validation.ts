@@ -10,7 +10,7 @@ import {
   type ValidationResult,
 } from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
-import { isPrismaError } from '../extractor/extractor.repository.js';
+import { isForeignKeyViolation, isRowNotFound, isUniqueViolation } from '../../lib/db-errors.js';
 import type { ActionToSave } from './builder.repository.js';
 import { referencedInputs, stepWithDefaults } from './builder.inputs.js';
 import {
@@ -228,11 +228,11 @@ export function createValidateAndSave(deps: BuilderServiceDeps, core: BuilderCor
         try {
           await repo.saveFlow(userId, record.extractorId, header, toSave, inputs);
         } catch (error) {
-          if (isPrismaError(error, 'P2002'))
+          if (isUniqueViolation(error))
             throw new AppError('NAME_EXISTS', MESSAGES['extractor.list.error.unique'], 'name');
-          if (isPrismaError(error, 'P2003'))
+          if (isForeignKeyViolation(error))
             throw new AppError('CONFLICT', MESSAGES['extractor.delete.dataset']);
-          if (isPrismaError(error, 'P2025')) throw AppError.notFound();
+          if (isRowNotFound(error)) throw AppError.notFound();
           throw error;
         }
         // The draft now mirrors the saved rows (their ids, their stored screenshots).

@@ -37,10 +37,6 @@ const VALUE_ACTION_TYPES = [
   'ANSWER_DIALOG',
 ] as const;
 
-/** A unique index refused the write: two saves took the same name at once. */
-export const isNameConflict = (error: unknown): boolean =>
-  error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
-
 /**
  * How long a save (or a delete) may take its dataset's table: `timeoutMs` for the transaction and
  * each statement in it (a type change rewrites every row), `lockTimeoutMs` to wait for the table

@@ -18,13 +18,9 @@ import {
   type ValueType,
 } from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { DatasetDraft, DatasetDraftStore } from './dataset-draft.store.js';
-import {
-  isNameConflict,
-  tableChangeFailure,
-  type DatasetRepository,
-  type DatasetToSave,
-} from './datasets.repository.js';
+import { tableChangeFailure, type DatasetRepository, type DatasetToSave } from './datasets.repository.js';
 
 const nameTaken = () => new AppError('NAME_EXISTS', MESSAGES['dataset.list.error.unique'], 'name');
 const nextStepError = (field?: string) => AppError.validation(MESSAGES['dataset.next.step.error'], field);
@@ -363,7 +359,7 @@ export function createDatasetService(deps: { datasets: DatasetRepository; drafts
         maps,
       });
       await saving.catch((error: unknown) => {
-        throw isNameConflict(error) ? nameTaken() : tableChangeError(error);
+        throw isUniqueViolation(error) ? nameTaken() : tableChangeError(error);
       });
       await drafts.drop(userId);
       return { id: draft.id };

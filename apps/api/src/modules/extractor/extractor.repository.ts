@@ -8,10 +8,6 @@ import {
   type SealedSecret,
 } from '@pagewright/db';
 
-/** Whether a Prisma failure is the given known error code (P2002 unique, P2003 foreign key). */
-export const isPrismaError = (error: unknown, code: 'P2002' | 'P2003' | 'P2025'): boolean =>
-  error instanceof Prisma.PrismaClientKnownRequestError && error.code === code;
-
 /** What copying reads of each action: the row and every relation that belongs to the flow. */
 const copiedActionInclude = {
   getTable: { include: { columns: true } },

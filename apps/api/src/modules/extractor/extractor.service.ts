@@ -9,7 +9,8 @@ import {
   type StartExtractorRequest,
 } from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
-import { isPrismaError, type ExtractorRepository } from './extractor.repository.js';
+import { isForeignKeyViolation, isRowNotFound, isUniqueViolation } from '../../lib/db-errors.js';
+import type { ExtractorRepository } from './extractor.repository.js';
 
 const nameTaken = () => new AppError('NAME_EXISTS', MESSAGES['extractor.list.error.unique'], 'name');
 
@@ -73,7 +74,7 @@ export function createExtractorService(extractors: ExtractorRepository, secrets:
           viewerEmail: isNavigator ? (request.viewerEmail ?? null) : null,
         })
         .catch((error: unknown) => {
-          throw isPrismaError(error, 'P2002') ? nameTaken() : error;
+          throw isUniqueViolation(error) ? nameTaken() : error;
         });
       try {
         await openBuilder(created.id);
@@ -121,8 +122,8 @@ export function createExtractorService(extractors: ExtractorRepository, secrets:
             inputs: declaredInputsOf(created.inputs),
           };
         } catch (error) {
-          if (isPrismaError(error, 'P2025')) throw AppError.notFound();
-          if (!isPrismaError(error, 'P2002')) throw error;
+          if (isRowNotFound(error)) throw AppError.notFound();
+          if (!isUniqueViolation(error)) throw error;
           if (attempt >= COPY_NAME_ATTEMPTS) throw nameTaken();
         }
       }
@@ -133,7 +134,7 @@ export function createExtractorService(extractors: ExtractorRepository, secrets:
       try {
         await extractors.rename(userId, request.id, request.name, request.description);
       } catch (error) {
-        if (isPrismaError(error, 'P2002')) throw nameTaken();
+        if (isUniqueViolation(error)) throw nameTaken();
         throw error;
       }
       return ownedOrNotFound(userId, request.id);
@@ -150,7 +151,7 @@ export function createExtractorService(extractors: ExtractorRepository, secrets:
         await extractors.delete(userId, id);
       } catch (error) {
         // A dataset maps one of its actions: the deferred foreign key refuses at commit.
-        if (isPrismaError(error, 'P2003'))
+        if (isForeignKeyViolation(error))
           throw new AppError('CONFLICT', MESSAGES['extractor.delete.dataset']);
         throw error;
       }

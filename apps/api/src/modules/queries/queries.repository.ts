@@ -40,10 +40,6 @@ export interface QueryToSave {
   }[];
 }
 
-/** A unique index refused the write: two saves took the same name at once. */
-export const isNameConflict = (error: unknown): boolean =>
-  error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
-
 /** One of the caller's datasets with its fields in order (the wizard's steps, results, exports). */
 export interface OwnedDatasetRow {
   id: string;

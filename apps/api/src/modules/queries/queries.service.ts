@@ -21,6 +21,7 @@ import {
   type SelectQueryFieldsRequest,
 } from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
 import {
   noDraft,
   type QueryDraft,
@@ -35,7 +36,7 @@ import {
   queryFilterDtos,
   type DatasetFieldRow,
 } from './query-dtos.js';
-import { isNameConflict, type QueryRepository } from './queries.repository.js';
+import type { QueryRepository } from './queries.repository.js';
 
 const nameTaken = () => new AppError('NAME_EXISTS', MESSAGES['query.list.error.unique'], 'name');
 const queryNotFound = () => AppError.notFound(MESSAGES['query.not.found']);
@@ -307,7 +308,7 @@ export function createQueryService(deps: { queries: QueryRepository; drafts: Que
           })),
         })
         .catch((error: unknown) => {
-          throw isNameConflict(error) ? nameTaken() : error;
+          throw isUniqueViolation(error) ? nameTaken() : error;
         });
       if (!saved) throw queryNotFound();
       await drafts.drop(userId);
@@ -364,7 +365,7 @@ export function createQueryService(deps: { queries: QueryRepository; drafts: Que
       if (!(await queries.findOwned(userId, request.id))) throw queryNotFound();
       if (await queries.isNameTaken(userId, request.name, request.id)) throw nameTaken();
       await queries.rename(userId, request.id, request.name, request.description).catch((error: unknown) => {
-        throw isNameConflict(error) ? nameTaken() : error;
+        throw isUniqueViolation(error) ? nameTaken() : error;
       });
       const renamed = await queries.findOwned(userId, request.id);
       if (!renamed) throw queryNotFound();

@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Prisma } from '@pagewright/db';
 import {
   FIRE_SCHEDULER_JOB_OPTIONS,
   MESSAGES,
@@ -22,12 +21,10 @@ import {
   type Timetable,
 } from '@pagewright/shared/schedule-timetable';
 import { AppError } from '../../lib/app-error.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { SchedulerRepository, SchedulerRow } from './schedulers.repository.js';
 
 const DEFAULT_TIME_ZONE = 'UTC';
-
-const isUniqueViolation = (error: unknown) =>
-  error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 
 function toDto(row: SchedulerRow, now: Date): SchedulerDto {
   const lastRun = row.runs[0];

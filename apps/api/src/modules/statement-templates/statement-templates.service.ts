@@ -1,5 +1,4 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { Prisma } from '@pagewright/db';
 import {
   MESSAGES,
   NAME_MAX_LENGTH,
@@ -12,6 +11,7 @@ import {
   type TemplateMappingDto,
 } from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { RecognitionQueue } from '../../plugins/queues.js';
 import type {
   TemplateImageRow,
@@ -19,9 +19,6 @@ import type {
   TemplateRepository,
   TemplateRow,
 } from './statement-templates.repository.js';
-
-const isUniqueViolation = (error: unknown) =>
-  error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 
 function toDto(row: TemplateRow): TemplateDto {
   return {

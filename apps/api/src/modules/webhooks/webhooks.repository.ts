@@ -37,6 +37,9 @@ export interface EndpointToCreate {
   sealed: { ciphertext: Buffer; iv: Buffer; authTag: Buffer };
 }
 
+/** A delivery's body as stored: any JSON value (a jsonb column). */
+export type DeliveryPayload = Prisma.InputJsonValue;
+
 /** Webhook endpoints and deliveries; every read is scoped to the owning user. */
 export function createWebhookRepository(db: PrismaClient) {
   const ownerWhere = (owner: WebhookOwnerParams) =>
@@ -148,7 +151,7 @@ export function createWebhookRepository(db: PrismaClient) {
       endpointId: string;
       event: WebhookEvent;
       webhookId: string;
-      payload: Prisma.InputJsonValue;
+      payload: DeliveryPayload;
     }) {
       return db.webhookDelivery.create({ data: delivery, select: deliverySelect });
     },

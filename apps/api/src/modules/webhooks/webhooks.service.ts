@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { webhookSecretContext, type Prisma, type SecretBox } from '@pagewright/db';
+import { webhookSecretContext, type SecretBox } from '@pagewright/db';
 import {
   MESSAGES,
   WEBHOOK_DELIVERIES_PAGE_SIZE,
@@ -20,7 +20,7 @@ import {
 } from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
 import type { WebhooksQueue } from '../../plugins/queues.js';
-import type { WebhookRepository } from './webhooks.repository.js';
+import type { DeliveryPayload, WebhookRepository } from './webhooks.repository.js';
 
 /** Endpoints one extractor or scheduler may have. */
 export const WEBHOOK_ENDPOINTS_MAX_PER_OWNER = 10;
@@ -87,7 +87,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     endpointId: string;
     event: DeliveryRow['event'];
     webhookId: string;
-    payload: Prisma.InputJsonValue;
+    payload: DeliveryPayload;
   }): Promise<WebhookDeliveryView> {
     const created = await webhooks.createDelivery(delivery);
     await queue.add(WEBHOOK_JOBS.deliver, { deliveryId: created.id }, deliverWebhookJobOptions(created.id));
@@ -169,7 +169,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         endpointId: delivery.endpointId,
         event: delivery.event,
         webhookId: delivery.webhookId,
-        payload: delivery.payload as Prisma.InputJsonValue,
+        payload: delivery.payload as DeliveryPayload,
       });
     },
 
@@ -202,7 +202,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         endpointId,
         event: 'TEST',
         webhookId: `msg_${randomUUID()}`,
-        payload: body as unknown as Prisma.InputJsonValue,
+        payload: body as unknown as DeliveryPayload,
       });
     },
   };
