@@ -17,8 +17,12 @@ import {
 } from '@pagewright/shared';
 import { QueueEvents } from 'bullmq';
 import type { ApiConfig } from './config.js';
+import { createAccessTokens } from './lib/access-token.js';
 import { AppError } from './lib/app-error.js';
 import { REDACTED_LOG_PATHS, serializeRequest } from './lib/log-redaction.js';
+import { createSessionCallers } from './lib/session-callers.js';
+import { createSessionChanges } from './lib/session-changes.js';
+import { createSessionLookup } from './lib/session-lookup.js';
 import { authPlugin } from './plugins/auth.js';
 import { databasePlugin } from './plugins/database.js';
 import { queuesPlugin } from './plugins/queues.js';
@@ -27,12 +31,9 @@ import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { answerFrameworkError, errorsPlugin } from './plugins/errors.js';
 import { spaPlugin } from './plugins/spa.js';
 import { swaggerPlugin } from './plugins/swagger.js';
-import { createAccessTokens } from './modules/auth/access-token.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createSessionRepository } from './modules/auth/session.repository.js';
-import { createSessionCallers } from './modules/auth/session-callers.js';
-import { createSessionChanges } from './modules/auth/session-changes.js';
 import { createEngineAccountLinkRepository } from './modules/auth/engine-account-link.repository.js';
 import { createEngineSignInService } from './modules/auth/engine-sign-in.service.js';
 import { createEngineTokenVerifier } from './modules/auth/engine-token.js';
@@ -175,9 +176,9 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
   // those checks (a few seconds long) forget it at once.
   const announceSessionChange = (userId: string) => sessionChanges.announce(userId);
   const users = createUserRepository(app.db, announceSessionChange);
-  const sessions = createSessionRepository(app.db, app.sql, announceSessionChange);
+  const sessions = createSessionRepository(app.db, announceSessionChange);
   const sessionCallers = createSessionCallers({
-    sessions,
+    sessions: createSessionLookup(app.sql),
     ttlMs: config.SESSION_CACHE_SECONDS * 1000,
     maxEntries: SESSION_CACHE_MAX_ENTRIES,
   });

@@ -142,7 +142,7 @@ const configSchema = z
     CONFIRMATION_TOKEN_TTL_HOURS: z.coerce.number().int().min(1).default(48),
     TEMP_PASSWORD_TTL_HOURS: z.coerce.number().int().min(1).default(24),
     /**
-     * How long an API process remembers a session check (modules/auth/session-callers.ts). Every
+     * How long an API process remembers a session check (lib/session-callers.ts). Every
      * change of a session or account is announced to all processes at once, so this bounds only a
      * change nobody announced; 0 reads PostgreSQL on every request.
      */

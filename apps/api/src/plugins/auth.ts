@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { API_KEY_PREFIX, MESSAGES } from '@pagewright/shared';
 import { AppError } from '../lib/app-error.js';
-import type { AccessTokens } from '../modules/auth/access-token.js';
-import { passwordState } from '../modules/auth/password-policy.js';
-import type { SessionCallers } from '../modules/auth/session-callers.js';
+import type { AccessTokens } from '../lib/access-token.js';
+import { passwordState } from '../lib/password-policy.js';
+import type { SessionCallers } from '../lib/session-callers.js';
 
 /**
  * The caller, as every handler and service sees it: who it is and what its session allows, and

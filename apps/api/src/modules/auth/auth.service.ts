@@ -4,9 +4,9 @@ import type { User } from '@pagewright/db';
 import type { ApiConfig } from '../../config.js';
 import { AppError } from '../../lib/app-error.js';
 import type { UserRepository } from '../user/user.repository.js';
-import type { AccessTokens } from './access-token.js';
+import type { AccessTokens } from '../../lib/access-token.js';
 import type { LoginFailureCeiling } from './login-failures.js';
-import { hashPassword, passwordState, verifyPassword } from './password-policy.js';
+import { hashPassword, passwordState, verifyPassword } from '../../lib/password-policy.js';
 import type { SessionRepository } from './session.repository.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -7,7 +7,7 @@ import type { UserRepository } from '../user/user.repository.js';
 import type { AuthService } from './auth.service.js';
 import type { EngineAccountLinkRepository, EngineSubject } from './engine-account-link.repository.js';
 import { EngineTokenRefused, type EngineTokenVerifier, type VerifiedEngineToken } from './engine-token.js';
-import { hashPassword } from './password-policy.js';
+import { hashPassword } from '../../lib/password-policy.js';
 
 interface Deps {
   verifier: EngineTokenVerifier;

@@ -10,7 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ApiConfig } from '../../config.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthenticatedUser } from '../../plugins/auth.js';
-import { generateTemporaryPassword, hashPassword, verifyPassword } from '../auth/password-policy.js';
+import { generateTemporaryPassword, hashPassword, verifyPassword } from '../../lib/password-policy.js';
 import { confirmationMail, temporaryPasswordMail } from '../mail/account-mails.js';
 import type { Mailer } from '@pagewright/mail';
 import type { UserRepository } from './user.repository.js';

@@ -1,6 +1,6 @@
 import { createSecretKey } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import type { ApiConfig } from '../../config.js';
+import type { ApiConfig } from '../config.js';
 
 export interface AccessTokenClaims {
   sub: string;

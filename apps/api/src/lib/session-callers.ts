@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { SessionCaller, SessionRepository } from './session.repository.js';
+import type { SessionCaller, SessionLookup } from './session-lookup.js';
 
 interface CachedCaller {
   caller: SessionCaller;
@@ -16,7 +16,7 @@ interface CachedCaller {
  * PostgreSQL, as before the cache, because a change announced meanwhile would not be heard.
  */
 export function createSessionCallers(deps: {
-  sessions: Pick<SessionRepository, 'findLiveSessionCaller'>;
+  sessions: SessionLookup;
   ttlMs: number;
   /** At most this many sessions are remembered; the oldest users' go first. */
   maxEntries: number;

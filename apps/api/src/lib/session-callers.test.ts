@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDatabase } from '@pagewright/db';
 import { createSessionCallers, type SessionCallers } from './session-callers.js';
 import { createSessionChanges, type SessionChanges } from './session-changes.js';
-import { createSessionRepository } from './session.repository.js';
+import { createSessionLookup, type SessionLookup } from './session-lookup.js';
 
 /**
  * Two API processes' session caches, as two pairs of cache and change feed on this machine's real
@@ -24,7 +24,7 @@ interface ApiProcess {
   subscriber: Redis;
   /** Session checks that reached PostgreSQL. */
   reads: number;
-  sessions: ReturnType<typeof createSessionRepository>;
+  sessions: SessionLookup;
 }
 
 const processes: ApiProcess[] = [];
@@ -35,7 +35,7 @@ let familyId: string;
 async function startProcess(): Promise<ApiProcess> {
   const subscriber = new Redis(redisUrl, { lazyConnect: true });
   const self = { reads: 0 } as ApiProcess;
-  const sessions = createSessionRepository(db, pool, (id) => self.changes.announce(id));
+  const sessions = createSessionLookup(pool);
   self.sessions = sessions;
   self.subscriber = subscriber;
   self.callers = createSessionCallers({
@@ -114,7 +114,12 @@ describe('session checks remembered per API process', () => {
     await check(first);
     await check(second);
     expect((await check(second)).reads).toBe(0);
-    await first.sessions.revokeFamily({ id: familyId, userId }, 'logout');
+    // What a logout through the first process does: end the family, then announce it.
+    await db.refreshTokenFamily.update({
+      where: { id: familyId },
+      data: { revokedAt: new Date(), revokeReason: 'logout' },
+    });
+    await first.changes.announce(userId);
     expect((await check(first, 1)).callers).toEqual([null]);
     expect((await check(second, 1)).callers).toEqual([null]);
   });
