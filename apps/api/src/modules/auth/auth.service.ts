@@ -3,7 +3,6 @@ import { MESSAGES, type LoginResponse, type RefreshResponse } from '@pagewright/
 import type { User } from '@pagewright/db';
 import type { ApiConfig } from '../../config.js';
 import { AppError } from '../../lib/app-error.js';
-import type { UserRepository } from '../user/user.repository.js';
 import type { AccessTokens } from '../../lib/access-token.js';
 import type { LoginFailureCeiling } from './login-failures.js';
 import { hashPassword, passwordState, verifyPassword } from '../../lib/password-policy.js';
@@ -12,9 +11,22 @@ import type { SessionRepository } from './session.repository.js';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const sessionExpired = () => new AppError('SESSION_EXPIRED', MESSAGES['login.error.session.expired']);
 
+/**
+ * The user rows sign-in reads and writes. The user module's repository holds them; app.ts hands it
+ * in, as modules never import each other.
+ */
+export interface SignInUsers {
+  findByEmail(email: string): Promise<User | null>;
+  findById(id: string): Promise<User | null>;
+  /** Signed in with the temporary password: from now on a new password is required. */
+  markTemporaryPasswordInUse(id: string): Promise<User>;
+  /** Signed in with the real password: a pending temporary password is no longer needed. */
+  clearTemporaryPassword(id: string): Promise<User>;
+}
+
 interface Deps {
   config: ApiConfig;
-  users: UserRepository;
+  users: SignInUsers;
   sessions: SessionRepository;
   accessTokens: AccessTokens;
   loginFailures: LoginFailureCeiling;

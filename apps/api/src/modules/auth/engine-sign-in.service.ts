@@ -3,8 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { User } from '@pagewright/db';
 import { MESSAGES, type LoginResponse } from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
-import type { UserRepository } from '../user/user.repository.js';
-import type { AuthService } from './auth.service.js';
+import type { AuthService, SignInUsers } from './auth.service.js';
 import type { EngineAccountLinkRepository, EngineSubject } from './engine-account-link.repository.js';
 import { EngineTokenRefused, type EngineTokenVerifier, type VerifiedEngineToken } from './engine-token.js';
 import { hashPassword } from '../../lib/password-policy.js';
@@ -12,7 +11,7 @@ import { hashPassword } from '../../lib/password-policy.js';
 interface Deps {
   verifier: EngineTokenVerifier;
   links: EngineAccountLinkRepository;
-  users: UserRepository;
+  users: Pick<SignInUsers, 'findByEmail'>;
   startSession: AuthService['startSession'];
 }
 

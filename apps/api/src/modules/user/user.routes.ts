@@ -16,13 +16,21 @@ import {
 } from '@pagewright/shared';
 import { bearerSecurity, errorResponses } from '../../lib/error-responses.js';
 import { bearerToken } from '../../plugins/auth.js';
-import type { AuthService } from '../auth/auth.service.js';
 import type { UserService } from './user.service.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 422, 429, 503);
 
+/**
+ * What the account routes ask of sign-in sessions. The auth module's service does it; app.ts hands
+ * it in, as modules never import each other.
+ */
+export interface AccountSessions {
+  logout(accessToken: string | undefined, refreshToken: string): Promise<void>;
+  issueLoginToken(userId: string, purpose: string): Promise<{ token: string; expiresAt: string }>;
+}
+
 /** Sign-up, confirmation, password recovery and change, the signed-in user, logout. */
-export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; auth: AuthService }> = async (
+export const userRoutes: FastifyPluginAsyncZod<{ users: UserService; auth: AccountSessions }> = async (
   app,
   { users, auth },
 ) => {

@@ -11,8 +11,8 @@ import type { ApiConfig } from '../../config.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthenticatedUser } from '../../plugins/auth.js';
 import { generateTemporaryPassword, hashPassword, verifyPassword } from '../../lib/password-policy.js';
-import { confirmationMail, temporaryPasswordMail } from '../mail/account-mails.js';
 import type { Mailer } from '@pagewright/mail';
+import { confirmationMail, temporaryPasswordMail } from './account-mails.js';
 import type { UserRepository } from './user.repository.js';
 
 const HOUR_MS = 60 * 60 * 1000;
