@@ -369,7 +369,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
           createExtractorRepository(app.db, app.sql),
           createSecretBox(config.ENCRYPTION_KEY),
         ),
-        builder,
+        openBuilder: (userId, extractorId) => builder.open(userId, extractorId),
       });
       await api.register(builderRoutes, { builder });
       await api.register(schedulerRoutes, {

@@ -13,7 +13,6 @@ import {
 } from '@pagewright/shared';
 import { bearerSecurity, errorResponses } from '../../lib/error-responses.js';
 import { sendJsonUnlessUnchanged } from '../../lib/etag.js';
-import type { BuilderService } from '../builder/builder.service.js';
 import type { ExtractorService } from './extractor.service.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409);
@@ -22,8 +21,9 @@ const toExtractor = (row: z.input<typeof savedExtractorSchema>) => savedExtracto
 /** The /extractor calls shared by extractors, insertors and navigators (automation spec §7). */
 export const extractorRoutes: FastifyPluginAsyncZod<{
   extractors: ExtractorService;
-  builder: BuilderService;
-}> = async (app, { extractors, builder }) => {
+  /** Opens the caller's builder on an item (the builder module's; app.ts wires it in). */
+  openBuilder: (userId: string, extractorId: string) => Promise<unknown>;
+}> = async (app, { extractors, openBuilder }) => {
   app.addHook('onRequest', app.authenticate);
 
   app.get('/extractor', {
@@ -58,7 +58,7 @@ export const extractorRoutes: FastifyPluginAsyncZod<{
     handler: async (request, reply) => {
       // The new item becomes the caller's current builder of its type (the builder opens next).
       const created = await extractors.start(request.user.id, request.body, (id) =>
-        builder.open(request.user.id, id),
+        openBuilder(request.user.id, id),
       );
       return reply.status(201).send(toExtractor(created));
     },
