@@ -4,7 +4,6 @@ import type { Redis } from 'ioredis';
 import { hashToken } from '@pagewright/db';
 import { API_KEY_PREFIX, MESSAGES, formatMessage, type ApiKeyScope } from '@pagewright/shared';
 import { AppError } from '../lib/app-error.js';
-import type { ApiKeyRepository } from '../modules/api-keys/api-keys.repository.js';
 import { bearerToken } from './auth.js';
 
 /** The caller of a /api/v1 route: the key's owner, the key, and what the key may do. */
@@ -55,8 +54,28 @@ export function createApiKeyRateLimiter(deps: { redis: Redis; keyPrefix: string;
 }
 export type ApiKeyRateLimiter = ReturnType<typeof createApiKeyRateLimiter>;
 
+/** A stored key as the bearer check reads it, with whether its owner may still sign in. */
+export interface StoredApiKey {
+  id: string;
+  userId: string;
+  scope: ApiKeyScope;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+  user: { enabled: boolean };
+}
+
+/**
+ * Where the bearer check finds keys. The api-keys module's repository holds them; app.ts hands it
+ * in, as plugins import no module.
+ */
+export interface ApiKeyLookup {
+  findByHash(keyHash: string): Promise<StoredApiKey | null>;
+  touch(id: string, now: Date): Promise<unknown>;
+}
+
 interface ApiKeyAuthOptions {
-  keys: ApiKeyRepository;
+  keys: ApiKeyLookup;
   limiter: ApiKeyRateLimiter;
 }
 

@@ -4,12 +4,16 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrismaClient, hashToken } from '@pagewright/db';
 import { MESSAGES, type ApiKeyScope } from '@pagewright/shared';
-import { createApiKeyRepository } from '../modules/api-keys/api-keys.repository.js';
-import { newApiKey } from '../modules/api-keys/api-keys.service.js';
-import { apiKeyAuthPlugin, createApiKeyRateLimiter, scopeAllows } from './api-key-auth.js';
-import { errorsPlugin } from './errors.js';
+import { apiKeyAuthPlugin, createApiKeyRateLimiter, scopeAllows } from '../../plugins/api-key-auth.js';
+import { errorsPlugin } from '../../plugins/errors.js';
+import { createApiKeyRepository } from './api-keys.repository.js';
+import { newApiKey } from './api-keys.service.js';
 
-/** Against this machine's PostgreSQL and Redis, under a user and a key prefix of their own. */
+/**
+ * The bearer check of /api/v1 (plugins/api-key-auth.ts) over this module's key store, wired as
+ * app.ts wires them (here, as plugins import no module). Against this machine's PostgreSQL and
+ * Redis, under a user and a key prefix of their own.
+ */
 const db = createPrismaClient(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/pagewright');
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 2 });
 const keyPrefix = `pagewright-unit:api-keys:${randomUUID()}:`;
