@@ -38,9 +38,10 @@ export async function formFieldsOf(page: PDFPageProxy): Promise<FormField[]> {
     const isCheckbox = annotation.fieldType === 'Btn' && annotation.checkBox === true;
     const isText = annotation.fieldType === 'Tx' || annotation.fieldType === 'Ch';
     if (!isCheckbox && !isText) continue;
+    // PDF.js types the rectangle it returns as any: four numbers.
     const [x1 = 0, y1 = 0, x2 = 0, y2 = 0] = viewport.convertToViewportRectangle(
       annotation.rect ?? [0, 0, 0, 0],
-    );
+    ) as number[];
     const value = valueText(annotation.fieldValue);
     fields.push({
       kind: isCheckbox ? 'checkbox' : 'text',

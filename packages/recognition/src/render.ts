@@ -31,11 +31,11 @@ async function paint(
   const context = canvas.getContext('2d');
   context.fillStyle = '#ffffff';
   context.fillRect(0, 0, width, height);
-  // PDF.js types its canvas as the DOM's; @napi-rs/canvas implements the 2D API it uses.
-  type RenderParameters = Parameters<PDFPageProxy['render']>[0];
+  // PDF.js types its canvas as the DOM's, which this package's types (no DOM lib) leave open;
+  // @napi-rs/canvas implements the 2D API it uses.
   await page.render({
-    canvas: canvas as unknown as RenderParameters['canvas'],
-    canvasContext: context as unknown as RenderParameters['canvasContext'],
+    canvas,
+    canvasContext: context,
     viewport,
     background: '#ffffff',
   }).promise;

@@ -1,5 +1,4 @@
 import { Util, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import type { PageBox } from './pdf.js';
 
 /** A run of text on a page, its box in page fractions (top-left origin). */
@@ -14,7 +13,7 @@ export async function pageTextOf(page: PDFPageProxy): Promise<PageText[]> {
   const texts: PageText[] = [];
   for (const item of content.items) {
     if (!('str' in item) || item.str.trim() === '') continue;
-    const { str, transform, width } = item as TextItem;
+    const { str, transform, width } = item;
     const [, , c, d, e, f] = Util.transform(viewport.transform, transform) as number[];
     const height = Math.hypot(c ?? 0, d ?? 0);
     if (height <= 0 || width <= 0) continue;

@@ -102,8 +102,12 @@ async function recaptchaView(widget: Locator, context: ActionContext): Promise<R
       const rect = Element.prototype.getBoundingClientRect.call(element);
       if (!isFrame) return { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
       const style = getComputedStyle(element);
-      const clientLeft = Object.getOwnPropertyDescriptor(Element.prototype, 'clientLeft')?.get?.call(element);
-      const clientTop = Object.getOwnPropertyDescriptor(Element.prototype, 'clientTop')?.get?.call(element);
+      const clientLeft: unknown = Object.getOwnPropertyDescriptor(Element.prototype, 'clientLeft')?.get?.call(
+        element,
+      );
+      const clientTop: unknown = Object.getOwnPropertyDescriptor(Element.prototype, 'clientTop')?.get?.call(
+        element,
+      );
       const left = Number(clientLeft) + parseFloat(style.paddingLeft);
       const top = Number(clientTop) + parseFloat(style.paddingTop);
       return { x: -left, y: -top, width: rect.width, height: rect.height };

@@ -54,7 +54,7 @@ export async function textOfElement(locator: Locator, timeout: number): Promise<
       const text: unknown = isHtml
         ? Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'innerText')?.get?.call(element)
         : Object.getOwnPropertyDescriptor(Node.prototype, 'textContent')?.get?.call(element);
-      return String(text ?? '');
+      return typeof text === 'string' ? text : '';
     },
     undefined,
     { timeout },

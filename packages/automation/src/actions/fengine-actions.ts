@@ -156,11 +156,7 @@ async function controlInfo(element: Locator, timeout: number): Promise<ControlIn
       const inner = tag === 'input' ? input : node.querySelector<HTMLInputElement>('input[type="radio"]');
       const named = inner?.name ?? '';
       const scope: ParentNode =
-        inner && named
-          ? (inner.form ?? inner.ownerDocument)
-          : tag === 'input'
-            ? input.ownerDocument
-            : (node as ParentNode);
+        inner && named ? (inner.form ?? inner.ownerDocument) : tag === 'input' ? input.ownerDocument : node;
       const radios = Array.from(scope.querySelectorAll<HTMLInputElement>('input[type="radio"]')).filter(
         (radio) => !named || radio.name === named,
       );
@@ -198,7 +194,7 @@ async function radioAt(element: Locator, index: number): Promise<ElementHandle> 
         ? (inner.form ?? inner.ownerDocument)
         : node.localName === 'input'
           ? node.ownerDocument
-          : (node as ParentNode);
+          : node;
     const radios = Array.from(scope.querySelectorAll<HTMLInputElement>('input[type="radio"]')).filter(
       (radio) => !named || radio.name === named,
     );

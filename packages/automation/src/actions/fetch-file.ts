@@ -61,7 +61,7 @@ export async function readCapped(stream: NodeJS.ReadableStream, maxBytes: number
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
     size += buffer.length;
     if (size > maxBytes) throw streamedTooLarge(maxBytes);
     chunks.push(buffer);

@@ -25,6 +25,7 @@ async function hrefOf(element: Locator, timeout: number): Promise<string | null>
   return element.evaluate(
     (node: Element) => {
       // Through the prototypes: a form's controls shadow its properties by name.
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- each is called on a node with .call
       const { closest, querySelector, getAttribute } = Element.prototype;
       const link: Element | null = closest.call(node, 'a[href]') ?? querySelector.call(node, 'a[href]');
       if (!link) return null;

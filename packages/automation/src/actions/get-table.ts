@@ -28,11 +28,13 @@ async function readRows(rows: Locator, columns: readonly TableColumn[]): Promise
     (nodes: Element[], cellSpecs: { selector: string; isFile: boolean }[]) => {
       // Through the prototypes: a form's controls shadow its properties by name. No helper
       // functions here: runners with esbuild's keepNames wrap them in a __name the page lacks.
+      /* eslint-disable @typescript-eslint/unbound-method -- each is called on a node with .call */
       const { querySelector, closest, getAttribute } = Element.prototype;
       const namespaceOf = Object.getOwnPropertyDescriptor(Element.prototype, 'namespaceURI')?.get;
       const innerTextOf = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'innerText')?.get;
       const textContentOf = Object.getOwnPropertyDescriptor(Node.prototype, 'textContent')?.get;
       const baseUriOf = Object.getOwnPropertyDescriptor(Node.prototype, 'baseURI')?.get;
+      /* eslint-enable @typescript-eslint/unbound-method */
       return nodes.map((row) =>
         cellSpecs.map(({ selector, isFile }) => {
           const cell: Element | null = selector.trim() ? querySelector.call(row, selector) : row;
@@ -53,7 +55,7 @@ async function readRows(rows: Locator, columns: readonly TableColumn[]): Promise
           }
           const isHtml = namespaceOf?.call(cell) === 'http://www.w3.org/1999/xhtml';
           const text: unknown = isHtml ? innerTextOf?.call(cell) : textContentOf?.call(cell);
-          return String(text ?? '').trim();
+          return (typeof text === 'string' ? text : '').trim();
         }),
       );
     },
@@ -80,6 +82,7 @@ async function isUsable(element: Locator): Promise<boolean> {
     const isDisabled = await element.evaluate(
       (node: Element) => {
         // Through the prototype: a form's controls shadow its properties by name.
+        // eslint-disable-next-line @typescript-eslint/unbound-method -- called on the node with .call
         const { getAttribute } = Element.prototype;
         return (
           getAttribute.call(node, 'disabled') !== null ||

@@ -15,7 +15,9 @@ function cellOf(value: unknown): Cell {
   if (typeof value === 'string') return value;
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  // What else a page's evaluate gives back: booleans and bigints (functions and symbols arrive as
+  // undefined).
+  return typeof value === 'boolean' || typeof value === 'bigint' ? String(value) : null;
 }
 
 /** A script's TABLE result: an array of arrays (columns "Column 1".."n") or of objects (keys). */

@@ -53,6 +53,7 @@ const CLOBBERING_NAMES = [
 /** What document.querySelectorAll finds for each selector: 'name=<name>', '<tag>', 'count <n>' or 'invalid'. */
 async function resolveInDocument(selectors: readonly string[]): Promise<string[]> {
   return page.evaluate((list) => {
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called on each element with .call
     const getAttribute = Element.prototype.getAttribute;
     return list.map((selector) => {
       try {

@@ -114,6 +114,7 @@ export function pageProbe(request: ProbeRequest): string {
   // prototypes' own getters and methods, captured here before it reads anything. Each getter has
   // a wrapper of its own: one shared wrapper would make its call site megamorphic, and slow.
   const getter = (prototype: object, name: string): ((this: Node) => unknown) => {
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called on a node with .call
     const read = Object.getOwnPropertyDescriptor(prototype, name)?.get;
     if (!read) throw new TypeError(`page probe: no ${name} getter`);
     return read;
@@ -161,6 +162,8 @@ export function pageProbe(request: ProbeRequest): string {
   const isContentEditableOf = (el: Element): boolean => get.isContentEditable.call(el) as boolean;
   const htmlOnclickOf = (el: Element): unknown => get.htmlOnclick.call(el);
   const svgOnclickOf = (el: Element): unknown => get.svgOnclick.call(el);
+  /* eslint-disable @typescript-eslint/unbound-method -- the prototypes' own methods, each called on a
+     node with .call */
   const { getRootNode, cloneNode, removeChild } = Node.prototype;
   const { getAttribute, hasAttribute, removeAttribute, remove, closest, getBoundingClientRect } =
     Element.prototype;
@@ -181,6 +184,7 @@ export function pageProbe(request: ProbeRequest): string {
     [9, Document.prototype.getElementById],
     [11, DocumentFragment.prototype.getElementById],
   ]);
+  /* eslint-enable @typescript-eslint/unbound-method */
   const queryAll = (root: Node, selector: string): Element[] => {
     const query = queryAllBy.get(nodeTypeOf(root));
     return query ? Array.from(query.call(root, selector)) : [];
