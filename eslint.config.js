@@ -11,18 +11,32 @@ const webFeatures = readdirSync(new URL('./apps/web/src/features/', import.meta.
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
+/**
+ * The API's feature modules: each may import lib/, plugins/ and packages, never another module
+ * (app.ts, the composition root, hands one module's service to another).
+ */
+const apiModules = readdirSync(new URL('./apps/api/src/modules/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
 const PRISMA = ['@prisma/client', '@prisma/adapter-pg', '@pagewright/db'];
 const BROWSER = ['playwright', 'playwright-core', '@playwright/test'];
 const ENGINE = ['@pagewright/automation'];
 const QUEUES_AND_HTTP = ['bullmq', 'ioredis', 'fastify', 'supertest', 'ws'];
+const API_NO_BROWSER = 'The API never drives a browser: send the work to the worker.';
+const API_ONLY_REPOSITORIES =
+  'Only repositories touch Prisma: services and routes ask their repository, and database refusals through apps/api/src/lib/db-errors.ts.';
 
-/** no-restricted-imports for a list of packages, each also with any sub-path (plus `morePaths`). */
-function forbid(packages, why, morePaths = []) {
+/**
+ * no-restricted-imports for a list of packages, each also with any sub-path (plus `morePaths` and
+ * `morePatterns`).
+ */
+function forbid(packages, why, morePaths = [], morePatterns = []) {
   return [
     'error',
     {
       paths: [...packages.map((name) => ({ name, message: why })), ...morePaths],
-      patterns: [{ group: packages.map((name) => `${name}/*`), message: why }],
+      patterns: [{ group: packages.map((name) => `${name}/*`), message: why }, ...morePatterns],
     },
   ];
 }
@@ -77,13 +91,35 @@ export default tseslint.config(
       'import-x/no-restricted-paths': [
         'error',
         {
-          zones: webFeatures.map((feature) => ({
-            target: `./apps/web/src/features/${feature}`,
-            from: './apps/web/src/features',
-            except: [`./${feature}`],
-            message:
-              'SPA features never import each other: move what both need to components/, lib/ or packages/.',
-          })),
+          zones: [
+            ...webFeatures.map((feature) => ({
+              target: `./apps/web/src/features/${feature}`,
+              from: './apps/web/src/features',
+              except: [`./${feature}`],
+              message:
+                'SPA features never import each other: move what both need to components/, lib/ or packages/.',
+            })),
+            // The API's modules, plugins and lib (issue 28): modules use lib/ and plugins/, plugins
+            // use lib/, lib/ uses neither; app.ts alone wires modules together.
+            ...apiModules.map((module) => ({
+              target: `./apps/api/src/modules/${module}`,
+              from: './apps/api/src/modules',
+              except: [`./${module}`],
+              message:
+                'API modules never import each other: move what both need to apps/api/src/lib/, or let app.ts hand one to the other.',
+            })),
+            {
+              target: './apps/api/src/plugins',
+              from: './apps/api/src/modules',
+              message:
+                'Plugins import no module: move what they need to apps/api/src/lib/, or declare it and let app.ts hand it in.',
+            },
+            {
+              target: './apps/api/src/lib',
+              from: ['./apps/api/src/modules', './apps/api/src/plugins'],
+              message: 'apps/api/src/lib is shared by modules and plugins: it imports neither.',
+            },
+          ],
         },
       ],
     },
@@ -97,10 +133,23 @@ export default tseslint.config(
   {
     // The API never drives a browser nor runs the engine: browser work belongs to the worker.
     files: ['apps/api/**/*.ts'],
+    rules: { 'no-restricted-imports': forbid([...BROWSER, ...ENGINE], API_NO_BROWSER) },
+  },
+  {
+    // Services decide, repositories touch the database (issue 28). The entry replaces the one above
+    // for these files, so it repeats its bans.
+    files: ['apps/api/src/modules/**/*.ts'],
+    ignores: ['apps/api/src/modules/**/*.repository.ts', 'apps/api/src/modules/**/*.test.ts'],
     rules: {
       'no-restricted-imports': forbid(
         [...BROWSER, ...ENGINE],
-        'The API never drives a browser: send the work to the worker.',
+        API_NO_BROWSER,
+        [
+          { name: '@prisma/client', message: API_ONLY_REPOSITORIES },
+          { name: '@prisma/adapter-pg', message: API_ONLY_REPOSITORIES },
+          { name: '@pagewright/db', importNames: ['Prisma', 'PrismaClient'], message: API_ONLY_REPOSITORIES },
+        ],
+        [{ group: ['@prisma/client/*', '@prisma/adapter-pg/*'], message: API_ONLY_REPOSITORIES }],
       ),
     },
   },

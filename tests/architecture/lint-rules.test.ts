@@ -107,6 +107,76 @@ describe('the linter holds the architecture', { timeout: 120_000 }, () => {
       );
   });
 
+  it('API modules never import each other (issue 28)', async () => {
+    expect(
+      await violations(
+        'apps/api/src/modules/extractor/extractor.routes.ts',
+        "import type { BuilderService } from '../builder/builder.service.js';\nexport type B = BuilderService;\n",
+      ),
+    ).toContain('import-x/no-restricted-paths');
+    // Its own files, lib/ and plugins/ stay open to a module.
+    expect(
+      await violations(
+        'apps/api/src/modules/extractor/extractor.routes.ts',
+        [
+          "import type { ExtractorService } from './extractor.service.js';",
+          "import { isUniqueViolation } from '../../lib/db-errors.js';",
+          "import { bearerToken } from '../../plugins/auth.js';",
+          'export type S = ExtractorService;',
+          'export const y = [isUniqueViolation, bearerToken];',
+          '',
+        ].join('\n'),
+      ),
+    ).not.toContain('import-x/no-restricted-paths');
+  });
+
+  it('API plugins import no module, and lib/ neither modules nor plugins (issue 28)', async () => {
+    for (const [file, from] of [
+      ['apps/api/src/plugins/auth.ts', '../modules/auth/auth.service.js'],
+      ['apps/api/src/lib/app-error.ts', '../modules/user/user.repository.js'],
+      ['apps/api/src/lib/app-error.ts', '../plugins/auth.js'],
+    ] as const)
+      expect(
+        await violations(file, `import * as m from '${from}';\nexport const y = m;\n`),
+        `${file} ← ${from}`,
+      ).toContain('import-x/no-restricted-paths');
+    expect(
+      await violations(
+        'apps/api/src/plugins/auth.ts',
+        "import * as m from '../lib/session-callers.js';\nexport const y = m;\n",
+      ),
+    ).not.toContain('import-x/no-restricted-paths');
+  });
+
+  it('API services import no Prisma, and keep the API off the browser; repositories may (issue 28)', async () => {
+    const service = 'apps/api/src/modules/schedulers/schedulers.service.ts';
+    for (const code of [
+      "import { Prisma } from '@pagewright/db';\nexport const y = Prisma;\n",
+      "import type { PrismaClient } from '@pagewright/db';\nexport type D = PrismaClient;\n",
+      "import { Prisma } from '@prisma/client';\nexport const y = Prisma;\n",
+      "import * as m from '@prisma/client/runtime/library';\nexport const y = m;\n",
+      "import * as m from 'playwright-core';\nexport const y = m;\n",
+    ])
+      expect(await violations(service, code), code).toContain('no-restricted-imports');
+    expect(
+      await violations(
+        service,
+        [
+          "import { hashToken } from '@pagewright/db';",
+          "import { isUniqueViolation } from '../../lib/db-errors.js';",
+          'export const y = [hashToken, isUniqueViolation];',
+          '',
+        ].join('\n'),
+      ),
+    ).not.toContain('no-restricted-imports');
+    expect(
+      await violations(
+        'apps/api/src/modules/schedulers/schedulers.repository.ts',
+        "import { Prisma } from '@pagewright/db';\nexport const y = Prisma;\n",
+      ),
+    ).not.toContain('no-restricted-imports');
+  });
+
   it('refuses import cycles', async () => {
     mkdirSync(probeDirectory, { recursive: true });
     const a = path.join(probeDirectory, 'a.ts');
