@@ -272,7 +272,42 @@ export function actionRuleError(
       if (!condition.value.trim()) return required('options.condition.value');
       break;
     }
-    default:
+    // No value of their own to check: their target and jump are checked below.
+    case 'CLICK':
+    case 'GET_TEXT':
+    case 'GET_DATE':
+    case 'GET_IMAGE':
+    case 'GET_FILE':
+    case 'MOVE':
+    case 'WAIT':
+    case 'WAIT_UNTIL_EXISTS':
+    case 'WAIT_UNTIL_NOT_EXISTS':
+    case 'WAIT_UNTIL_DISPLAYED':
+    case 'WAIT_UNTIL_NOT_DISPLAYED':
+    case 'WAIT_UNTIL_ENABLED':
+    case 'WAIT_UNTIL_NOT_ENABLED':
+    case 'CLICK_IF_EXISTS':
+    case 'CLICK_IF_DISPLAYED':
+    case 'CLICK_IF_ENABLED':
+    case 'IF_EXISTS':
+    case 'IF_NOT_EXISTS':
+    case 'IF_DISPLAYED':
+    case 'IF_NOT_DISPLAYED':
+    case 'IF_ENABLED':
+    case 'IF_NOT_ENABLED':
+    case 'END':
+    case 'SCROLL_UP':
+    case 'SCROLL_DOWN':
+    case 'SCROLL_TOP':
+    case 'SCROLL_BOTTOM':
+    case 'GO_BACK':
+    case 'GO_FORWARD':
+    case 'ASK_ID':
+    case 'ASK_PASSWORD':
+    case 'ASK_CODE':
+    case 'ASK_QUESTION':
+    case 'ASK_CAPTCHA':
+    case 'ASK_RECAPTCHA':
       break;
   }
   if (ELEMENT_ACTION_TYPES.includes(input.type) && !input.target?.selectorValue) return required('target');

@@ -39,10 +39,15 @@ function clientErrorBody(error: FastifyError, status: number, request?: FastifyR
  * Errors Fastify meets while routing, before any route or error handler runs (a path parameter over
  * maxParamLength, a malformed percent-encoding): passed to Fastify as `frameworkErrors`.
  */
-export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+export function answerFrameworkError(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
   const status =
     error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
-  return reply.status(status).send(clientErrorBody(error, status));
+  // Fastify neither awaits nor reads what this returns; the reply's promise only says it was sent.
+  void reply.status(status).send(clientErrorBody(error, status));
 }
 
 /**

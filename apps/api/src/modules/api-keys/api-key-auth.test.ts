@@ -107,7 +107,7 @@ describe('requireApiKey', () => {
     const limited = await call('/read', key);
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(limited.json().code).toBe('RATE_LIMITED');
+    expect(limited.json<{ code: string }>().code).toBe('RATE_LIMITED');
   });
 
   it('tells the seconds left in the window', async () => {

@@ -36,7 +36,8 @@ export const liveRoutes: FastifyPluginAsync<{ hub: LiveEventsHub }> = async (app
     socket.on('message', (data) => {
       let json: unknown;
       try {
-        json = JSON.parse(String(data));
+        // ws gives a message as one Buffer (binaryType 'nodebuffer'); nothing else is a watch.
+        json = JSON.parse(Buffer.isBuffer(data) ? data.toString() : '');
       } catch {
         json = undefined;
       }

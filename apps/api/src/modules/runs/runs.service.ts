@@ -82,7 +82,10 @@ export function createRunService(deps: {
           case 'QUEUE_UNAVAILABLE':
             log.error({ err: result.cause, extractorId }, 'could not queue a run; Execute refused');
             throw new AppError('SERVICE_UNAVAILABLE', RUN_MESSAGES.queueUnavailable);
-          default:
+          // A navigator has no Execute, and only schedulers fire: both answer as a missing one.
+          case 'NOT_FOUND':
+          case 'NOT_EXECUTABLE':
+          case 'ALREADY_FIRED':
             throw AppError.notFound();
         }
       }

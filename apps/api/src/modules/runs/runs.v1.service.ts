@@ -60,7 +60,7 @@ function resultsOf(run: OwnedRun): V1RunResult[] {
               },
             ]
           : [];
-      default:
+      case 'none':
         return [];
     }
   });
