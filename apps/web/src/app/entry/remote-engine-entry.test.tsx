@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { MESSAGES, type LoginResponse } from '@pagewright/shared';
@@ -7,6 +7,7 @@ import '../../lib/i18n';
 import { PATHS } from '../../lib/paths';
 import { SESSION_KEYS, clearSession, getSession } from '../../lib/session';
 import { closeToasts } from '../../test-support/dom';
+import { sentJson } from '../../test-support/fetch';
 import { RemoteEngineEntry } from './remote-engine-entry';
 
 const ENGINE_TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJlbmdpbmUtdXNlciJ9.c2lnbmF0dXJl';
@@ -23,7 +24,7 @@ const LOGIN: LoginResponse = {
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-let fetchMock: ReturnType<typeof vi.fn>;
+let fetchMock: Mock<typeof fetch>;
 
 function renderEntry(path: string) {
   render(
@@ -41,7 +42,7 @@ function renderEntry(path: string) {
 
 beforeEach(() => {
   clearSession();
-  fetchMock = vi.fn(() => Promise.resolve(json(LOGIN)));
+  fetchMock = vi.fn<typeof fetch>(() => Promise.resolve(json(LOGIN)));
   vi.stubGlobal('fetch', fetchMock);
 });
 
@@ -58,7 +59,7 @@ describe('remote-engine entry', () => {
     expect(await screen.findByText('Dashboard page')).toBeTruthy();
     const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
     expect(url).toBe('/api/auth/fengine/exchange');
-    expect(JSON.parse(String(init.body))).toEqual({ token: ENGINE_TOKEN });
+    expect(sentJson(init)).toEqual({ token: ENGINE_TOKEN });
     expect(getSession()).toMatchObject({
       accessToken: LOGIN.accessToken,
       refreshToken: LOGIN.refreshToken,

@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ApiKey, CreatedApiKey } from '@pagewright/shared';
 import '../../../lib/i18n';
 import { ApiKeysCard } from './api-keys-card';
+import { sentJson, urlOf } from '../../../test-support/fetch';
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -32,11 +33,11 @@ beforeEach(() => {
   vi.stubGlobal(
     'fetch',
     vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
+      const url = urlOf(input);
       if (url === '/api/user/api-keys' && (init?.method ?? 'GET') === 'GET')
         return Promise.resolve(json(keys));
       if (url === '/api/user/api-keys' && init?.method === 'POST') {
-        posted = JSON.parse(String(init.body));
+        posted = sentJson(init);
         const created: CreatedApiKey = {
           ...existing,
           id: '22222222-2222-4222-8222-222222222222',
@@ -97,7 +98,7 @@ describe('the API keys card', () => {
 
     const dialog = await screen.findByRole('dialog', { name: 'Your new API key' });
     expect(within(dialog).getByText('Copy this key now: it will not be shown again.')).toBeTruthy();
-    expect((within(dialog).getByTestId('created-api-key') as HTMLInputElement).value).toBe(KEY);
+    expect(within(dialog).getByTestId<HTMLInputElement>('created-api-key').value).toBe(KEY);
     expect(posted).toEqual({ name: 'CI', scope: 'RUN', expiresInDays: 30 });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Copy key' }));
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(KEY));

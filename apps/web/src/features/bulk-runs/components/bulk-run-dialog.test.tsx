@@ -8,6 +8,7 @@ import '../../../lib/i18n';
 import { clearSession } from '../../../lib/session';
 import { jsonResponse as json, signInAsAnn } from '../../../test-support/session';
 import { BulkRunDialog } from './bulk-run-dialog';
+import { sentJson, urlOf } from '../../../test-support/fetch';
 
 const EXTRACTOR_ID = '3f0c3f4e-9a51-4d1b-8b4c-1f1d3b0f6a21';
 const BULK_RUN_ID = '0b7d1f2e-6a43-4c1e-9f0a-5d2c8e3b4a11';
@@ -40,11 +41,11 @@ beforeEach(() => {
   vi.stubGlobal(
     'fetch',
     vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
+      const url = urlOf(input);
       if (url === `/api/bulk-runs?extractorId=${EXTRACTOR_ID}`)
         return Promise.resolve(json({ bulkRuns: [] }));
       if (url === `/api/extractor/${EXTRACTOR_ID}/bulk-runs` && init?.method === 'POST') {
-        posted.push(JSON.parse(String(init.body)));
+        posted.push(sentJson(init));
         return Promise.resolve(createAnswer());
       }
       return Promise.reject(new Error(`unexpected call ${url}`));

@@ -7,6 +7,7 @@ import '../../../lib/i18n';
 import { clearSession } from '../../../lib/session';
 import { jsonResponse as json, signInAsAnn } from '../../../test-support/session';
 import { BulkRunPage } from './bulk-run-page';
+import { urlOf } from '../../../test-support/fetch';
 
 const BULK_RUN_ID = '0b7d1f2e-6a43-4c1e-9f0a-5d2c8e3b4a11';
 const RUN_ID = '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
@@ -51,7 +52,7 @@ beforeEach(() => {
   vi.stubGlobal(
     'fetch',
     vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
+      const url = urlOf(input);
       const method = init?.method ?? 'GET';
       calls.push({ url, method });
       if (url === `/api/bulk-runs/${BULK_RUN_ID}`) return Promise.resolve(json(view));

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -8,6 +8,7 @@ import { Toaster } from '../../../components/toaster';
 import '../../../lib/i18n';
 import { datasetWizardLocation } from '../wizard-location';
 import { DatasetWizardPage } from './dataset-wizard';
+import { sentJson, urlOf } from '../../../test-support/fetch';
 
 const DATASET_ID = '3a7c1d2e-4b5f-4a6b-8c7d-9e0f1a2b3c4d';
 const SAVED_FIELD_ID = '5b8d2e3f-6a7b-4c8d-9e0f-1a2b3c4d5e6f';
@@ -61,22 +62,20 @@ const savedField: DatasetFieldDto = {
 let draftFields: DatasetFieldDto[];
 let draftSelected: { actionId: string; tableColumnId: string | null }[];
 let offered: LabelColumnRow[];
-let fetchMock: ReturnType<typeof vi.fn>;
+let fetchMock: Mock<typeof fetch>;
 const sent = (path: string) =>
-  fetchMock.mock.calls
-    .filter(([url]) => String(url) === `/api${path}`)
-    .map(([, init]) => JSON.parse(String((init as RequestInit).body ?? 'null')) as unknown);
+  fetchMock.mock.calls.filter(([url]) => urlOf(url) === `/api${path}`).map(([, init]) => sentJson(init));
 
 beforeEach(() => {
   draftFields = [];
   draftSelected = [];
   offered = [offeredRow];
   fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-    const url = String(input);
+    const url = urlOf(input);
     if (url === '/api/dataset/datasetfieldlist')
       return Promise.resolve(json({ datasetFieldDtoList: draftFields }));
     if (url === '/api/dataset/datasetfield') {
-      const { fields } = JSON.parse(String(init?.body)) as { fields: DatasetFieldDto[] };
+      const { fields } = sentJson(init) as { fields: DatasetFieldDto[] };
       draftFields = fields.map((field, sequence) => ({
         ...field,
         id: field.datasetFieldId ?? null,
@@ -90,7 +89,7 @@ beforeEach(() => {
         json({ labelTablesColumnsDto: offered, labelTablesColumnsSelect: draftSelected }),
       );
     if (url === '/api/dataset/labeltablecolumnlist') {
-      const { rows } = JSON.parse(String(init?.body)) as {
+      const { rows } = sentJson(init) as {
         rows: { actionId: string; tableColumnId: string | null }[];
       };
       return Promise.resolve(
@@ -150,7 +149,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderWizard({ isEdit = false, type = 'CUSTOM' as DatasetType } = {}) {
+function renderWizard({ isEdit = false, type = 'CUSTOM' }: { isEdit?: boolean; type?: DatasetType } = {}) {
   const location = datasetWizardLocation({
     datasetId: DATASET_ID,
     type,
@@ -197,9 +196,7 @@ describe('dataset wizard, step 1: fields', () => {
     await user.click(await screen.findByRole('button', { name: 'Back' }));
     expect((nameInput(1) as HTMLInputElement).value).toBe('transactionId');
     expect((nameInput(1) as HTMLInputElement).disabled).toBe(true);
-    expect((screen.getByRole('checkbox', { name: 'Field 2 is a key' }) as HTMLInputElement).disabled).toBe(
-      true,
-    );
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'Field 2 is a key' }).disabled).toBe(true);
     expect(screen.queryByRole('button', { name: 'Add field' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Remove field 1' })).toBeNull();
     expect(screen.getByText(/fields of the F-engine entity/)).toBeTruthy();
@@ -213,9 +210,7 @@ describe('dataset wizard, step 1: fields', () => {
     expect(await screen.findByRole('heading', { name: 'Prices' })).toBeTruthy();
     expect(nameInput(1)).toBeTruthy();
     expect(screen.getByRole('combobox', { name: 'Type of field 1' }).textContent).toBe('Text');
-    expect((screen.getByRole('checkbox', { name: 'Field 1 is a key' }) as HTMLInputElement).checked).toBe(
-      true,
-    );
+    expect(screen.getByRole<HTMLInputElement>('checkbox', { name: 'Field 1 is a key' }).checked).toBe(true);
 
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(screen.getByText(MESSAGES['dataset.field.name.required'])).toBeTruthy();
@@ -303,7 +298,7 @@ describe('dataset wizard, step 1: fields', () => {
       expect(screen.getByTestId('toast').textContent).toContain(MESSAGES['dataset.field.remove.query']),
     );
     expect(screen.getAllByTestId('dataset-field-row')).toHaveLength(1);
-    expect(String(fetchMock.mock.calls.at(-1)?.[0])).toBe(
+    expect(fetchMock.mock.calls.at(-1)?.[0]).toBe(
       `/api/dataset/removedatasetfield/?datasetId=${DATASET_ID}&datasetFieldId=${SAVED_FIELD_ID}&datasetFieldName=Product`,
     );
   });
@@ -344,9 +339,9 @@ describe('dataset wizard, step 2: labels and table columns', () => {
     const user = renderWizard({ isEdit: true });
     expect(await screen.findByDisplayValue('Product')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Next' }));
-    const box = (await screen.findByRole('checkbox', {
+    const box = await screen.findByRole<HTMLInputElement>('checkbox', {
       name: 'Use Shop · Prices · Name',
-    })) as HTMLInputElement;
+    });
     expect(box.checked).toBe(true);
   });
 });
@@ -357,13 +352,12 @@ describe('dataset wizard, step 3: mapping', () => {
     await toRows(user, ['name', 'Price']);
     await user.click(screen.getByRole('checkbox', { name: 'Use Shop · Prices · Name' }));
     await user.click(screen.getByRole('button', { name: 'Next' }));
-    const byName = (await screen.findByRole('checkbox', {
+    const byName = await screen.findByRole<HTMLInputElement>('checkbox', {
       name: 'Shop · Prices · Name fills name',
-    })) as HTMLInputElement;
+    });
     expect(byName.checked).toBe(true);
     expect(
-      (screen.getByRole('checkbox', { name: 'Shop · Prices · Name fills Price' }) as HTMLInputElement)
-        .checked,
+      screen.getByRole<HTMLInputElement>('checkbox', { name: 'Shop · Prices · Name fills Price' }).checked,
     ).toBe(false);
     await user.click(byName);
     expect(byName.checked).toBe(false);
@@ -383,14 +377,14 @@ describe('dataset wizard, step 3: mapping', () => {
 
   it('says it is saving while a long save runs; a dataset in use is told in a sentence, the wizard kept', async () => {
     let answerSave: (response: Response) => void = () => undefined;
-    const answerOthers = fetchMock.getMockImplementation() as
-      ((input: RequestInfo | URL, init?: RequestInit) => Promise<Response>) | undefined;
+    const answerOthers = fetchMock.getMockImplementation();
+    if (!answerOthers) throw new Error('beforeEach answers the other calls');
     fetchMock.mockImplementation((input: RequestInfo | URL, init?: RequestInit) =>
-      String(input) === `/api/dataset/save?datasetId=${DATASET_ID}`
+      urlOf(input) === `/api/dataset/save?datasetId=${DATASET_ID}`
         ? new Promise<Response>((resolve) => {
             answerSave = resolve;
           })
-        : answerOthers?.(input, init),
+        : answerOthers(input, init),
     );
     const user = renderWizard();
     await toRows(user, ['Product']);
@@ -399,11 +393,11 @@ describe('dataset wizard, step 3: mapping', () => {
     await user.click(await screen.findByRole('checkbox', { name: 'Shop · Prices · Name fills Product' }));
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect((await screen.findByRole('status')).textContent).toContain('rewrites its table');
-    expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Save' }).disabled).toBe(true);
 
     answerSave(json({ message: MESSAGES['dataset.save.in.use'], code: 'CONFLICT' }, 409));
     await waitFor(() => expect(lastToast()).toContain(MESSAGES['dataset.save.in.use']));
     expect(screen.queryByText(/rewrites its table/)).toBeNull();
-    expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Save' }).disabled).toBe(false);
   });
 });

@@ -7,6 +7,7 @@ import '../../../lib/i18n';
 import { clearSession } from '../../../lib/session';
 import { jsonResponse as json, signInAsAnn } from '../../../test-support/session';
 import { MessagingPanel } from './messaging-panel';
+import { urlOf } from '../../../test-support/fetch';
 
 const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
@@ -28,7 +29,7 @@ beforeEach(() => {
   vi.stubGlobal(
     'fetch',
     vi.fn((input: RequestInfo | URL) => {
-      const url = String(input);
+      const url = urlOf(input);
       if (url.startsWith('/api/message/received'))
         return Promise.resolve(json({ messages: [received], nextCursor: null }));
       return Promise.reject(new Error(`unexpected call ${url}`));

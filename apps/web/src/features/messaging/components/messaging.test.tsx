@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -15,6 +15,7 @@ import { MessagingPanel } from './messaging-panel';
 import { NewMessagePage } from './new-message-page';
 import { advance, installFakeClock } from '../../../test-support/clock';
 import { closeToasts } from '../../../test-support/dom';
+import { sentJson, urlOf } from '../../../test-support/fetch';
 
 vi.mock('../../../lib/navigation', async (original) => ({
   ...(await original<typeof import('../../../lib/navigation')>()),
@@ -44,10 +45,10 @@ const message = (id: string, subject: string, extra: Partial<MessageDto> = {}): 
   ...extra,
 });
 
-let fetchMock: ReturnType<typeof vi.fn>;
+let fetchMock: Mock<typeof fetch>;
 
 const calls = (path: string) =>
-  fetchMock.mock.calls.filter(([url]) => String(url) === path).map(([, init]) => init as RequestInit);
+  fetchMock.mock.calls.filter(([url]) => urlOf(url) === path).map(([, init]) => init as RequestInit);
 
 /** Where the app navigated with which state (Reply All's prefill). */
 function Landing() {
@@ -76,7 +77,7 @@ function renderAt(entry: { pathname: string; state?: unknown }, element: React.R
 beforeEach(() => {
   clearSession();
   fetchMock = vi.fn((input: RequestInfo | URL) =>
-    Promise.reject(new Error(`unexpected call ${String(input)}`)),
+    Promise.reject(new Error(`unexpected call ${urlOf(input)}`)),
   );
   vi.stubGlobal('fetch', fetchMock);
 });
@@ -119,9 +120,9 @@ describe('Write a new message', () => {
         to: 'ann@example.com;bob@example.com',
       },
     });
-    const to = screen.getByRole('textbox', { name: 'To' }) as HTMLInputElement;
+    const to = screen.getByRole<HTMLInputElement>('textbox', { name: 'To' });
     await waitFor(() => expect(to.value).toBe('ann@example.com;bob@example.com'));
-    expect((screen.getByRole('textbox', { name: 'Subject' }) as HTMLInputElement).value).toBe('Re: Figures');
+    expect(screen.getByRole<HTMLInputElement>('textbox', { name: 'Subject' }).value).toBe('Re: Figures');
     await user.upload(
       screen.getByTestId('attach-files'),
       new File(['hello'], 'hello.txt', { type: 'text/plain' }),
@@ -130,7 +131,7 @@ describe('Write a new message', () => {
     await user.type(screen.getByRole('textbox', { name: 'Message' }), 'Agreed.');
     await user.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(calls('/api/message/reply')).toHaveLength(1));
-    expect(JSON.parse(String(calls('/api/message/reply')[0]?.body))).toEqual({
+    expect(sentJson(calls('/api/message/reply')[0])).toEqual({
       to: 'ann@example.com;bob@example.com',
       cc: '',
       bcc: '',
@@ -159,7 +160,7 @@ describe('Write a new message', () => {
       isRead: true,
     };
     fetchMock.mockImplementation((input: RequestInfo | URL) => {
-      const url = String(input);
+      const url = urlOf(input);
       if (url === '/api/message/add')
         return Promise.resolve(json({ id: REPLY_2, message: MESSAGES['message.sent'] }));
       if (url === '/api/message/received' || url === '/api/message/')
@@ -217,7 +218,7 @@ describe('the message viewer', () => {
 
   it('opens a link without a session: replies first, the first message last, no way back to the dashboard', async () => {
     fetchMock.mockImplementation((input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
+      const url = urlOf(input);
       const headers = (init?.headers ?? {}) as Record<string, string>;
       if (url === '/api/message/token/tok')
         return Promise.resolve(json({ ...older, emailToken: 'tok', readerEmail: 'cid@example.com' }));
@@ -251,7 +252,7 @@ describe('the message viewer', () => {
   it('shows the way back to the dashboard with a session, and the invalid-link text for a dead link', async () => {
     signInAsAnn();
     fetchMock.mockImplementation((input: RequestInfo | URL) => {
-      const url = String(input);
+      const url = urlOf(input);
       if (url === `/api/message/id/${FIRST}`) return Promise.resolve(json(first));
       if (url === `/api/message/reply-of/${FIRST}`) return Promise.resolve(json([]));
       if (url === '/api/message/token/dead')
@@ -283,7 +284,7 @@ describe('the dashboard panel', () => {
       isRead,
     });
     fetchMock.mockImplementation((input: RequestInfo | URL) => {
-      const url = String(input);
+      const url = urlOf(input);
       if (url === '/api/message/received')
         return Promise.resolve(
           json({

@@ -3,6 +3,7 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import '../../../lib/i18n';
 import { ExportButton } from './export-button';
+import { urlOf } from '../../../test-support/fetch';
 
 /** The export's body, fed chunk by chunk by the test. */
 let body: ReadableStreamDefaultController<Uint8Array>;
@@ -15,7 +16,7 @@ beforeEach(() => {
   vi.stubGlobal(
     'fetch',
     vi.fn((input: RequestInfo | URL) => {
-      const url = new URL(String(input), 'http://localhost');
+      const url = new URL(urlOf(input), 'http://localhost');
       if (url.pathname !== '/api/query/export/excel')
         return Promise.reject(new Error(`unexpected call ${url.pathname}`));
       const stream = new ReadableStream<Uint8Array>({

@@ -16,6 +16,7 @@ import { blankFilterRow, type FilterRow } from '../filter-rules';
 import { queryWizardLocation } from '../wizard-location';
 import { FilterStep } from './filter-step';
 import { QueryWizardPage } from './query-wizard';
+import { sentJson, urlOf } from '../../../test-support/fetch';
 
 const QUERY_ID = '6f7a8b9c-0d1e-4f2a-8b3c-4d5e6f7a8b9c';
 const DATASET_ID = '7a8b9c0d-1e2f-4a3b-9c4d-5e6f7a8b9c0d';
@@ -112,14 +113,14 @@ describe('filter rows: operators by field type, the value input by operator', ()
     const { user, lastRows } = renderFilters();
     await choose(user, 'Field of filter 1', 'Name');
     await choose(user, 'Operator of filter 1', 'contains');
-    const text = screen.getByRole('textbox', { name: 'Value of filter 1' }) as HTMLInputElement;
+    const text = screen.getByRole<HTMLInputElement>('textbox', { name: 'Value of filter 1' });
     expect(text.type).toBe('text');
     await user.type(text, 'app');
     expect(lastRows()[0]?.inputValue).toBe('app');
 
     // Another kind of value: the typed one goes, the list hint shows.
     await choose(user, 'Operator of filter 1', 'in list');
-    expect((screen.getByRole('textbox', { name: 'Value of filter 1' }) as HTMLInputElement).value).toBe('');
+    expect(screen.getByRole<HTMLInputElement>('textbox', { name: 'Value of filter 1' }).value).toBe('');
     expect(screen.getByText('Separate values with ;')).toBeTruthy();
 
     // A field whose type the operator does not apply to clears the operator.
@@ -130,7 +131,7 @@ describe('filter rows: operators by field type, the value input by operator', ()
     );
     expect(screen.queryByRole('textbox', { name: 'Value of filter 1' })).toBeNull();
     await choose(user, 'Operator of filter 1', '>');
-    expect((screen.getByRole('spinbutton', { name: 'Value of filter 1' }) as HTMLInputElement).type).toBe(
+    expect(screen.getByRole<HTMLInputElement>('spinbutton', { name: 'Value of filter 1' }).type).toBe(
       'number',
     );
   });
@@ -139,12 +140,12 @@ describe('filter rows: operators by field type, the value input by operator', ()
     const { user, lastRows } = renderFilters();
     await choose(user, 'Field of filter 1', 'Listed');
     await choose(user, 'Operator of filter 1', 'on or after');
-    const date = screen.getByLabelText('Value of filter 1') as HTMLInputElement;
+    const date = screen.getByLabelText<HTMLInputElement>('Value of filter 1');
     expect(date.type).toBe('date');
 
     await choose(user, 'Operator of filter 1', 'between');
-    const from = screen.getByLabelText('From date of filter 1') as HTMLInputElement;
-    const to = screen.getByLabelText('To date of filter 1') as HTMLInputElement;
+    const from = screen.getByLabelText<HTMLInputElement>('From date of filter 1');
+    const to = screen.getByLabelText<HTMLInputElement>('To date of filter 1');
     expect([from.type, to.type]).toEqual(['date', 'date']);
     await user.type(from, '2026-01-01');
     await user.type(to, '2026-01-31');
@@ -191,13 +192,13 @@ describe('the query wizard run from the dashboard (Execute)', () => {
     vi.stubGlobal(
       'fetch',
       vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-        const url = String(input);
+        const url = urlOf(input);
         if (url === '/api/query/datasetoperator') return Promise.resolve(json(operators));
         if (url === `/api/query/editquery?queryId=${QUERY_ID}`) return Promise.resolve(json(edited));
         if (url === '/api/query/datasetfieldqueryForFilter')
           return Promise.resolve(json({ datasetFieldList: fields, queryFilterList: [] }));
         if (url === '/api/query/filterinputvalue') {
-          filterBodies.push(JSON.parse(String(init?.body)));
+          filterBodies.push(sentJson(init));
           return Promise.resolve(json({ queryFilterList: [] }));
         }
         if (url.startsWith('/api/query/showqueryresult'))

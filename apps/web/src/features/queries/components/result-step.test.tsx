@@ -1,10 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { QueryDatasetField, QueryResult } from '@pagewright/shared';
 import '../../../lib/i18n';
 import { ResultStep } from './result-step';
+import { urlOf } from '../../../test-support/fetch';
 
 const NAME_ID = '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
 const PRICE_ID = '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e';
@@ -49,13 +50,13 @@ function page(pageIndex: number, size: number): QueryResult {
 const json = (body: unknown) =>
   new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
 
-let fetchMock: ReturnType<typeof vi.fn>;
+let fetchMock: Mock<typeof fetch>;
 let savedAs: string[];
 
 beforeEach(() => {
   savedAs = [];
   fetchMock = vi.fn((input: RequestInfo | URL) => {
-    const url = new URL(String(input), 'http://localhost');
+    const url = new URL(urlOf(input), 'http://localhost');
     if (url.pathname === '/api/query/showqueryresult')
       return Promise.resolve(
         json(page(Number(url.searchParams.get('page')), Number(url.searchParams.get('size')))),
@@ -89,7 +90,7 @@ function renderResult() {
 
 const requestedPages = () =>
   fetchMock.mock.calls
-    .map(([input]) => String(input))
+    .map(([input]) => urlOf(input))
     .filter((url) => url.startsWith('/api/query/showqueryresult'))
     .map((url) => url.split('?')[1]);
 
@@ -110,9 +111,7 @@ describe('query result paging', () => {
 
     await user.click(screen.getByRole('button', { name: 'Go to next page' }));
     await waitFor(() => expect(firstCells()).toEqual(['Item 11', 'Item 12']));
-    expect((screen.getByRole('button', { name: 'Go to next page' }) as HTMLButtonElement).disabled).toBe(
-      true,
-    );
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Go to next page' }).disabled).toBe(true);
     expect(requestedPages()).toEqual(['page=0&size=5', 'page=1&size=5', 'page=2&size=5']);
   });
 

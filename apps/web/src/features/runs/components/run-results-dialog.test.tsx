@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -8,6 +8,7 @@ import { RunResultsDialog } from './run-results-dialog';
 import { formatDateTime, formatNumber } from './step-value';
 import { RUN_REFRESH_INTERVAL_MS } from '../api/get-run';
 import { CLOCK_MARGIN_MS, advance, installFakeClock } from '../../../test-support/clock';
+import { urlOf } from '../../../test-support/fetch';
 
 const RUN_ID = '8c3f0c3e-2b4d-4e5f-8a9b-0c1d2e3f4a5b';
 const RUN_PATH = `/api/extractor/run/${RUN_ID}`;
@@ -101,12 +102,12 @@ const json = (body: unknown, status = 200) =>
 /** Answers of the run endpoint in order (the last repeats); files answer a PDF. */
 let runAnswers: RunDetail[];
 let runCalls: number;
-let fetchMock: ReturnType<typeof vi.fn>;
+let fetchMock: Mock<typeof fetch>;
 
 beforeEach(() => {
   runCalls = 0;
   fetchMock = vi.fn((input: RequestInfo | URL) => {
-    const url = String(input);
+    const url = urlOf(input);
     if (url === RUN_PATH) {
       const answer = runAnswers[Math.min(runCalls, runAnswers.length - 1)]!;
       runCalls += 1;

@@ -7,6 +7,7 @@ import '../../../lib/i18n';
 import { clearSession } from '../../../lib/session';
 import { jsonResponse as json, signInAsAnn } from '../../../test-support/session';
 import { SchedulerListPanel } from './scheduler-list-panel';
+import { urlOf } from '../../../test-support/fetch';
 
 const SCHEDULER_ID = '3a4b5c6d-7e8f-4a9b-8c1d-2e3f4a5b6c7d';
 const RUN_ID = '4b5c6d7e-8f9a-4b0c-9d1e-2f3a4b5c6d7e';
@@ -38,7 +39,7 @@ beforeEach(() => {
   vi.stubGlobal(
     'fetch',
     vi.fn((input: RequestInfo | URL) => {
-      const url = String(input);
+      const url = urlOf(input);
       if (url === '/api/extractor/scheduler/') return Promise.resolve(json([scheduler]));
       return Promise.reject(new Error(`unexpected call ${url}`));
     }),

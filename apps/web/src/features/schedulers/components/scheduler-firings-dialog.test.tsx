@@ -6,6 +6,7 @@ import '../../../lib/i18n';
 import { clearSession } from '../../../lib/session';
 import { jsonResponse as json, signInAsAnn } from '../../../test-support/session';
 import { SchedulerFiringsDialog } from './scheduler-firings-dialog';
+import { urlOf } from '../../../test-support/fetch';
 
 const SCHEDULER_ID = '3a4b5c6d-7e8f-4a9b-8c1d-2e3f4a5b6c7d';
 const EXTRACTOR_ID = '5c6d7e8f-9a0b-4c1d-8e2f-3a4b5c6d7e8f';
@@ -49,7 +50,7 @@ beforeEach(() => {
   vi.stubGlobal(
     'fetch',
     vi.fn((input: RequestInfo | URL) => {
-      const url = String(input);
+      const url = urlOf(input);
       if (url === `/api/extractor/scheduler/${SCHEDULER_ID}/firings`) return Promise.resolve(json([missed]));
       return Promise.reject(new Error(`unexpected call ${url}`));
     }),

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -10,6 +10,7 @@ import { PATHS } from '../../../lib/paths';
 import { schedulerWizardLocation } from '../wizard-location';
 import { NewSchedulerPage } from './new-scheduler-page';
 import { SchedulerWizardPage } from './scheduler-wizard';
+import { sentJson, urlOf } from '../../../test-support/fetch';
 
 const EXTRACTOR_ID = '1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b';
 const INSERTOR_ID = '2f3a4b5c-6d7e-4f8a-9b0c-1d2e3f4a5b6c';
@@ -51,18 +52,18 @@ const savedScheduler: SchedulerDto = {
 
 /** The API as the screens see it; `saveAnswer` is what PUT answers. */
 let saveAnswer: () => Response;
-let fetchMock: ReturnType<typeof vi.fn>;
+let fetchMock: Mock<typeof fetch>;
 const sentSaves = () =>
   fetchMock.mock.calls
     .filter(
-      ([url, init]) => String(url) === '/api/extractor/scheduler/' && (init as RequestInit).method === 'PUT',
+      ([url, init]) => urlOf(url) === '/api/extractor/scheduler/' && (init as RequestInit).method === 'PUT',
     )
-    .map(([, init]) => JSON.parse(String((init as RequestInit).body)) as unknown);
+    .map(([, init]) => sentJson(init));
 
 beforeEach(() => {
   saveAnswer = () => json({ ...savedScheduler, message: MESSAGES['scheduler.saved'] });
   fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-    const url = String(input);
+    const url = urlOf(input);
     if (url === '/api/extractor/scheduler/timezone')
       return Promise.resolve(
         json({ timeZones: ['UTC', 'Europe/Berlin', 'Asia/Tokyo'], serverTimeZone: 'UTC' }),
@@ -112,7 +113,7 @@ function renderNewWizard() {
   return renderAt({ pathname: location.to, state: location.state });
 }
 
-const number = (name: string) => screen.getByRole('spinbutton', { name }) as HTMLInputElement;
+const number = (name: string) => screen.getByRole<HTMLInputElement>('spinbutton', { name });
 const next = (user: ReturnType<typeof userEvent.setup>) =>
   user.click(screen.getByRole('button', { name: 'Next' }));
 
@@ -229,7 +230,7 @@ describe('scheduler wizard, step 1: frequency', () => {
     await chooseFrequency(user, 'Interval');
     expect(screen.queryByRole('combobox', { name: 'Time zone' })).toBeNull();
     await chooseFrequency(user, 'Daily');
-    const zone = screen.getByRole('combobox', { name: 'Time zone' }) as HTMLInputElement;
+    const zone = screen.getByRole<HTMLInputElement>('combobox', { name: 'Time zone' });
     expect(zone.value).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
     await user.click(zone);
     await user.click(await screen.findByRole('option', { name: 'Asia/Tokyo' }));
@@ -331,14 +332,13 @@ describe('editing and the first page', () => {
     expect((await screen.findByRole('combobox', { name: 'Frequency' })).textContent).toBe('Daily');
     expect(number('Hour').value).toBe('02');
     expect(number('Minute').value).toBe('30');
-    expect((screen.getByRole('combobox', { name: 'Time zone' }) as HTMLInputElement).value).toBe(
-      'Europe/Berlin',
-    );
+    expect(screen.getByRole<HTMLInputElement>('combobox', { name: 'Time zone' }).value).toBe('Europe/Berlin');
     expect(screen.getByText('Every night')).toBeTruthy();
     await next(user);
-    expect(
-      (await screen.findByRole('checkbox', { name: 'Run Shop prices' })) as HTMLInputElement,
-    ).toHaveProperty('checked', true);
+    expect(await screen.findByRole<HTMLInputElement>('checkbox', { name: 'Run Shop prices' })).toHaveProperty(
+      'checked',
+      true,
+    );
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await screen.findByText('Dashboard');
     expect(sentSaves()).toMatchObject([{ id: SCHEDULER_ID, time: '02:30:00', extractorIds: [EXTRACTOR_ID] }]);
@@ -358,9 +358,7 @@ describe('editing and the first page', () => {
     expect(await screen.findByRole('heading', { name: 'Nightly 2' })).toBeTruthy();
     // Back returns to the first page with what was typed.
     await user.click(screen.getByRole('button', { name: 'Back' }));
-    expect(((await screen.findByRole('textbox', { name: 'Name' })) as HTMLInputElement).value).toBe(
-      'Nightly 2',
-    );
+    expect((await screen.findByRole<HTMLInputElement>('textbox', { name: 'Name' })).value).toBe('Nightly 2');
   });
 
   it('a reload of a new scheduler’s wizard (no router state) goes back to its first page', async () => {

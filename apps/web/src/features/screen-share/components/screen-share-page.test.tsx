@@ -15,6 +15,7 @@ import { Toaster } from '../../../components/toaster';
 import '../../../lib/i18n';
 import { ScreenSharePage } from './screen-share-page';
 import { CLOCK_MARGIN_MS, advance, installFakeClock } from '../../../test-support/clock';
+import { urlOf } from '../../../test-support/fetch';
 
 const TOKEN = 'share-token';
 const VIEW_PATH = `/api/extractor/token/${TOKEN}`;
@@ -71,7 +72,7 @@ function stubApi() {
   vi.stubGlobal(
     'fetch',
     vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
+      const url = urlOf(input);
       methods.push(init?.method ?? 'GET');
       if (url === VIEW_PATH) {
         const answer = viewAnswers[Math.min(viewCalls, viewAnswers.length - 1)]!;

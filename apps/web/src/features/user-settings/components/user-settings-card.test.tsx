@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { defaultUserSettings } from '@pagewright/shared';
 import '../../../lib/i18n';
 import { UserSettingsCard } from './user-settings-card';
+import { urlOf } from '../../../test-support/fetch';
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -15,7 +16,7 @@ beforeEach(() => {
   vi.stubGlobal(
     'fetch',
     vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
+      const url = urlOf(input);
       if (url === '/api/user/settings') return Promise.resolve(json(defaultUserSettings()));
       if (url.startsWith('/api/user/settings/') && init?.method === 'PUT')
         return answerSave(new Request(`http://localhost${url}`, init));
