@@ -27,6 +27,7 @@ import Settings from '@mui/icons-material/Settings';
 import Undo from '@mui/icons-material/Undo';
 import ZoomIn from '@mui/icons-material/ZoomIn';
 import ZoomOut from '@mui/icons-material/ZoomOut';
+import { useTranslation } from 'react-i18next';
 import { ANNOTATION_MOUSE_THROTTLE_MS } from '@pagewright/shared';
 import {
   boxBetween,
@@ -47,12 +48,6 @@ type Drag =
   | { kind: 'resize'; id: string; corner: Corner; to: Point }
   | { kind: 'pan'; from: { x: number; y: number }; scroll: { left: number; top: number } };
 
-const TOOL_LABELS: Record<Tool, string> = {
-  select: 'Select',
-  pan: 'Pan',
-  zoom: 'Zoom',
-  'create-box': 'Create box',
-};
 const ZOOM_STEP = 1.25;
 const PAN_STEP = 60;
 let nextId = 0;
@@ -81,6 +76,7 @@ export function AnnotationEditor({
   onNextPage,
   pageLabel,
 }: AnnotationEditorProps) {
+  const { t } = useTranslation();
   const [state, dispatch] = useReducer(editorReducer, initialRegions, (regions) =>
     initialEditorState(regions),
   );
@@ -251,7 +247,7 @@ export function AnnotationEditor({
           spacing={1}
           sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 1 }}
           role="toolbar"
-          aria-label="Editor tools"
+          aria-label={t('annotation.tools')}
         >
           <ToggleButtonGroup
             size="small"
@@ -260,8 +256,8 @@ export function AnnotationEditor({
             onChange={(_, tool: Tool | null) => tool && setTool(tool)}
           >
             {tools.map((tool) => (
-              <ToggleButton key={tool} value={tool} aria-label={TOOL_LABELS[tool]}>
-                <Tooltip title={TOOL_LABELS[tool]}>
+              <ToggleButton key={tool} value={tool} aria-label={t(`annotation.tool.${tool}`)}>
+                <Tooltip title={t(`annotation.tool.${tool}`)}>
                   {tool === 'select' ? (
                     <NearMe fontSize="small" />
                   ) : tool === 'pan' ? (
@@ -273,21 +269,25 @@ export function AnnotationEditor({
               </ToggleButton>
             ))}
           </ToggleButtonGroup>
-          <IconButton size="small" aria-label="Zoom out" onClick={() => zoomBy(1 / ZOOM_STEP)}>
+          <IconButton
+            size="small"
+            aria-label={t('annotation.zoom.out')}
+            onClick={() => zoomBy(1 / ZOOM_STEP)}
+          >
             <ZoomOut />
           </IconButton>
           <Typography variant="body2" data-testid="zoom-level" sx={{ minWidth: 44, textAlign: 'center' }}>
             {`${Math.round(state.zoom * 100)}%`}
           </Typography>
-          <IconButton size="small" aria-label="Zoom in" onClick={() => zoomBy(ZOOM_STEP)}>
+          <IconButton size="small" aria-label={t('annotation.zoom.in')} onClick={() => zoomBy(ZOOM_STEP)}>
             <ZoomIn />
           </IconButton>
-          <IconButton size="small" aria-label="Fit" onClick={fit}>
+          <IconButton size="small" aria-label={t('annotation.fit')} onClick={fit}>
             <FitScreen />
           </IconButton>
           <IconButton
             size="small"
-            aria-label="Undo"
+            aria-label={t('annotation.undo')}
             onClick={() => dispatch({ type: 'undo' })}
             disabled={state.history.length === 0}
           >
@@ -295,24 +295,28 @@ export function AnnotationEditor({
           </IconButton>
           <IconButton
             size="small"
-            aria-label="Delete box"
+            aria-label={t('annotation.delete.box')}
             onClick={() => state.selectedId && dispatch({ type: 'delete', id: state.selectedId })}
             disabled={!state.selectedId}
           >
             <DeleteOutlined />
           </IconButton>
-          <IconButton size="small" aria-label="Settings" onClick={() => setIsSettingsOpen(true)}>
+          <IconButton
+            size="small"
+            aria-label={t('annotation.settings')}
+            onClick={() => setIsSettingsOpen(true)}
+          >
             <Settings />
           </IconButton>
           <Box sx={{ flex: 1 }} />
           {onPreviousPage && (
-            <IconButton size="small" aria-label="Previous page" onClick={onPreviousPage}>
+            <IconButton size="small" aria-label={t('annotation.page.previous')} onClick={onPreviousPage}>
               <ChevronLeft />
             </IconButton>
           )}
           {pageLabel && <Typography variant="body2">{pageLabel}</Typography>}
           {onNextPage && (
-            <IconButton size="small" aria-label="Next page" onClick={onNextPage}>
+            <IconButton size="small" aria-label={t('annotation.page.next')} onClick={onNextPage}>
               <ChevronRight />
             </IconButton>
           )}
@@ -381,7 +385,7 @@ export function AnnotationEditor({
                     (['nw', 'ne', 'sw', 'se'] as const).map((corner) => (
                       <rect
                         key={corner}
-                        aria-label={`Resize ${corner}`}
+                        aria-label={t('annotation.resize', { corner })}
                         x={(corner.endsWith('w') ? region.x : region.x + region.w) * W - handle / 2}
                         y={(corner.startsWith('n') ? region.y : region.y + region.h) * H - handle / 2}
                         width={handle}

@@ -66,7 +66,7 @@ describe('the editor state', () => {
     let state = create(initialEditorState([]), 'a');
     for (const text of ['T', 'To', 'Tot', 'Total'])
       state = editorReducer(state, { type: 'edit', id: 'a', changes: { anchorText: text } });
-    expect(state.history.map((entry) => entry.name)).toEqual(['Create box', 'Edit box']);
+    expect(state.history.map((entry) => entry.kind)).toEqual(['create', 'edit']);
     state = editorReducer(state, { type: 'edit', id: 'a', changes: { type: 'CHECKBOX' } });
     expect(state.history).toHaveLength(3);
     state = editorReducer(state, { type: 'undo' });

@@ -11,9 +11,14 @@ import type { AnnotationClass, BoxRegion } from './types';
 /** The editor's tools (the template modal offers select and create-box only). */
 export type Tool = 'select' | 'pan' | 'zoom' | 'create-box';
 
-/** One undoable change: its name, when, and the boxes as they were before it. */
+/** What an undoable change did; the history panel names it ('annotation.change.*' labels). */
+export type ChangeKind = 'create' | 'move' | 'resize' | 'delete' | 'assign' | 'edit';
+
+/** One undoable change: what it did, when, and the boxes as they were before it. */
 export interface HistoryEntry {
-  name: string;
+  kind: ChangeKind;
+  /** The class an 'assign' change gave the box. */
+  cls?: string;
   time: number;
   before: BoxRegion[];
   /**
@@ -94,13 +99,13 @@ export type EditorAction =
 /** Records the boxes as they were before a change; only the last ten changes are kept. */
 function withHistory(
   state: EditorState,
-  name: string,
+  change: Pick<HistoryEntry, 'kind' | 'cls'>,
   regions: BoxRegion[],
   extra: Partial<EditorState> = {},
   key?: string,
 ): EditorState {
   if (key !== undefined && state.history.at(-1)?.key === key) return { ...state, ...extra, regions };
-  const history = [...state.history, { name, time: Date.now(), before: state.regions, key }].slice(
+  const history = [...state.history, { ...change, time: Date.now(), before: state.regions, key }].slice(
     -ANNOTATION_HISTORY_DEPTH,
   );
   return { ...state, ...extra, regions, history };
@@ -132,13 +137,13 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       };
       // The new box is not selected: the next class chosen is for the next box to draw, as in
       // annotation tools (drawing boxes in turn relabelled the box just drawn, issue 23).
-      return withHistory(state, 'Create box', [...state.regions, region], { selectedId: null });
+      return withHistory(state, { kind: 'create' }, [...state.regions, region], { selectedId: null });
     }
     case 'move': {
       if (action.dx === 0 && action.dy === 0) return state;
       return withHistory(
         state,
-        'Move box',
+        { kind: 'move' },
         updateRegion(state.regions, action.id, (region) => ({
           ...region,
           x: Math.min(Math.max(region.x + action.dx, 0), 1 - region.w),
@@ -157,7 +162,7 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       if (isTooSmall(box)) return state;
       return withHistory(
         state,
-        'Resize box',
+        { kind: 'resize' },
         updateRegion(state.regions, action.id, (current) => ({ ...current, ...box })),
       );
     }
@@ -165,14 +170,14 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       if (!state.regions.some((region) => region.id === action.id)) return state;
       return withHistory(
         state,
-        'Delete box',
+        { kind: 'delete' },
         state.regions.filter((region) => region.id !== action.id),
         { selectedId: state.selectedId === action.id ? null : state.selectedId },
       );
     case 'assign':
       return withHistory(
         state,
-        `Class ${action.cls.label}`,
+        { kind: 'assign', cls: action.cls.label },
         updateRegion(state.regions, action.id, (region) => ({
           ...region,
           cls: action.cls.label,
@@ -183,7 +188,7 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
     case 'edit':
       return withHistory(
         state,
-        'Edit box',
+        { kind: 'edit' },
         updateRegion(state.regions, action.id, (region) => ({ ...region, ...action.changes })),
         {},
         `edit:${action.id}:${Object.keys(action.changes).sort().join(',')}`,

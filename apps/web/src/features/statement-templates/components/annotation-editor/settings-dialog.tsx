@@ -8,6 +8,7 @@ import {
   FormControlLabel,
   FormGroup,
 } from '@mui/material';
+import { useTranslation } from 'react-i18next';
 import type { AnnotationSettings } from './types';
 
 /** The spec's defaults: WASD panning and the highlight box on, crosshairs off. */
@@ -17,11 +18,8 @@ export const DEFAULT_SETTINGS: AnnotationSettings = {
   wasdMode: true,
 };
 
-const OPTIONS: { key: keyof AnnotationSettings; label: string }[] = [
-  { key: 'showCrosshairs', label: 'Show crosshairs' },
-  { key: 'showHighlightBox', label: 'Show highlight box' },
-  { key: 'wasdMode', label: 'WASD panning' },
-];
+/** The settings in the dialog's order, each labelled 'annotation.setting.<name>'. */
+const OPTIONS: (keyof AnnotationSettings)[] = ['showCrosshairs', 'showHighlightBox', 'wasdMode'];
 
 /** The editor's settings (spec §2); the video playback speed is not offered: there is no video. */
 export function SettingsDialog({
@@ -33,15 +31,16 @@ export function SettingsDialog({
   onChange: (settings: AnnotationSettings) => void;
   onClose: () => void;
 }) {
+  const { t } = useTranslation();
   return (
     <Dialog open onClose={onClose} aria-labelledby="annotation-settings-title">
-      <DialogTitle id="annotation-settings-title">Settings</DialogTitle>
+      <DialogTitle id="annotation-settings-title">{t('annotation.settings')}</DialogTitle>
       <DialogContent>
         <FormGroup>
-          {OPTIONS.map(({ key, label }) => (
+          {OPTIONS.map((key) => (
             <FormControlLabel
               key={key}
-              label={label}
+              label={t(`annotation.setting.${key}`)}
               control={
                 <Checkbox
                   checked={settings[key]}
@@ -53,7 +52,7 @@ export function SettingsDialog({
         </FormGroup>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>Close</Button>
+        <Button onClick={onClose}>{t('annotation.settings.close')}</Button>
       </DialogActions>
     </Dialog>
   );

@@ -12,6 +12,7 @@ import {
   Typography,
 } from '@mui/material';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import { useTranslation } from 'react-i18next';
 import { MAPPING_TYPES, type MappingType } from '@pagewright/shared';
 import { CLASS_COLOURS, type HistoryEntry } from './editor-state';
 import type { AnnotationClass, BoxRegion } from './types';
@@ -36,6 +37,7 @@ export function ClassesPanel({
   onPick: (cls: AnnotationClass) => void;
   onAdd: (cls: AnnotationClass) => void;
 }) {
+  const { t } = useTranslation();
   const [label, setLabel] = useState('');
   const [type, setType] = useState<MappingType>('TEXT');
   const add = () => {
@@ -45,15 +47,15 @@ export function ClassesPanel({
     setLabel('');
   };
   return (
-    <Box component="section" aria-label="Classes">
-      <PanelTitle>Classes</PanelTitle>
+    <Box component="section" aria-label={t('annotation.classes')}>
+      <PanelTitle>{t('annotation.classes')}</PanelTitle>
       <List dense disablePadding>
         {classes.map((cls, index) => (
           <ListItemButton
             key={cls.label}
             selected={cls.label === current}
             onClick={() => onPick(cls)}
-            aria-label={`Class ${cls.label}`}
+            aria-label={t('annotation.class.named', { name: cls.label })}
           >
             <Box
               sx={{
@@ -71,7 +73,7 @@ export function ClassesPanel({
       <Stack direction="row" spacing={1} sx={{ mt: 1 }}>
         <TextField
           size="small"
-          label="Field name"
+          label={t('annotation.class.name')}
           value={label}
           onChange={(event) => setLabel(event.target.value)}
           onKeyDown={(event) => event.key === 'Enter' && add()}
@@ -79,7 +81,7 @@ export function ClassesPanel({
         <TextField
           size="small"
           select
-          label="Type"
+          label={t('annotation.class.type')}
           value={type}
           onChange={(event) => setType(event.target.value as MappingType)}
           sx={{ minWidth: 110 }}
@@ -90,7 +92,7 @@ export function ClassesPanel({
             </MenuItem>
           ))}
         </TextField>
-        <Button onClick={add}>Add class</Button>
+        <Button onClick={add}>{t('annotation.class.add')}</Button>
       </Stack>
     </Box>
   );
@@ -108,14 +110,15 @@ export function SelectedBoxPanel({
   onClass: (cls: AnnotationClass) => void;
   onChange: (changes: Partial<Pick<BoxRegion, 'type' | 'anchorText'>>) => void;
 }) {
+  const { t } = useTranslation();
   return (
-    <Box component="section" aria-label="Selected box">
-      <PanelTitle>Selected box</PanelTitle>
+    <Box component="section" aria-label={t('annotation.selected')}>
+      <PanelTitle>{t('annotation.selected')}</PanelTitle>
       <Stack spacing={1} sx={{ mt: 1 }}>
         <TextField
           size="small"
           select
-          label="Field"
+          label={t('annotation.selected.field')}
           value={region.cls ?? ''}
           onChange={(event) => {
             const cls = classes.find((candidate) => candidate.label === event.target.value);
@@ -131,7 +134,7 @@ export function SelectedBoxPanel({
         <TextField
           size="small"
           select
-          label="Field type"
+          label={t('annotation.selected.type')}
           value={region.type}
           onChange={(event) => onChange({ type: event.target.value as MappingType })}
         >
@@ -143,8 +146,8 @@ export function SelectedBoxPanel({
         </TextField>
         <TextField
           size="small"
-          label="Anchor label"
-          helperText="Printed label the box belongs to, e.g. 'Account number:' (optional)"
+          label={t('annotation.selected.anchor')}
+          helperText={t('annotation.selected.anchor.help')}
           value={region.anchorText ?? ''}
           onChange={(event) =>
             onChange({ anchorText: event.target.value === '' ? null : event.target.value })
@@ -167,9 +170,10 @@ export function RegionsPanel({
   onSelect: (id: string) => void;
   onDelete: (id: string) => void;
 }) {
+  const { t } = useTranslation();
   return (
-    <Box component="section" aria-label="Regions">
-      <PanelTitle>{`Regions (${regions.length})`}</PanelTitle>
+    <Box component="section" aria-label={t('annotation.regions')}>
+      <PanelTitle>{t('annotation.regions.count', { count: regions.length })}</PanelTitle>
       <List dense disablePadding>
         {regions.map((region, index) => (
           <ListItemButton
@@ -178,11 +182,18 @@ export function RegionsPanel({
             onClick={() => onSelect(region.id)}
           >
             <Box sx={{ width: 12, height: 12, mr: 1, border: 2, borderColor: region.color }} />
-            <ListItemText primary={region.cls ?? `Box ${index + 1} (no field)`} secondary={region.type} />
+            <ListItemText
+              primary={region.cls ?? t('annotation.region.unnamed', { number: index + 1 })}
+              secondary={region.type}
+            />
             <IconButton
               size="small"
               edge="end"
-              aria-label={`Delete ${region.cls ?? `box ${index + 1}`}`}
+              aria-label={
+                region.cls === null
+                  ? t('annotation.region.delete.unnamed', { number: index + 1 })
+                  : t('annotation.region.delete', { name: region.cls })
+              }
               onClick={(event) => {
                 event.stopPropagation();
                 onDelete(region.id);
@@ -199,21 +210,22 @@ export function RegionsPanel({
 
 /** The last ten changes, newest first; Undo restores before the newest. */
 export function HistoryPanel({ history, onUndo }: { history: readonly HistoryEntry[]; onUndo: () => void }) {
+  const { t } = useTranslation();
   return (
-    <Box component="section" aria-label="History">
-      <PanelTitle>History</PanelTitle>
+    <Box component="section" aria-label={t('annotation.history')}>
+      <PanelTitle>{t('annotation.history')}</PanelTitle>
       <List dense disablePadding>
         {[...history].reverse().map((entry, index) => (
           <ListItemText
             key={`${entry.time}-${index}`}
-            primary={entry.name}
+            primary={t(`annotation.change.${entry.kind}`, { cls: entry.cls ?? '' })}
             secondary={new Date(entry.time).toLocaleTimeString()}
             sx={{ px: 2 }}
           />
         ))}
       </List>
       <Button size="small" onClick={onUndo} disabled={history.length === 0}>
-        Undo last change
+        {t('annotation.history.undo')}
       </Button>
     </Box>
   );
