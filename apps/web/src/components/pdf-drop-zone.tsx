@@ -1,6 +1,7 @@
 import { useRef, useState, type DragEvent } from 'react';
 import { Box, Button, Typography } from '@mui/material';
 import UploadFile from '@mui/icons-material/UploadFile';
+import { useTranslation } from 'react-i18next';
 import { looksLikePdf } from '@pagewright/shared';
 
 /** The first bytes of a file (enough to see whether it is a PDF). */
@@ -32,6 +33,7 @@ export function PdfDropZone({
   tooManyText: string;
   notPdfText: string;
 }) {
+  const { t } = useTranslation();
   const input = useRef<HTMLInputElement>(null);
   const [isOver, setIsOver] = useState(false);
 
@@ -77,7 +79,7 @@ export function PdfDropZone({
       <UploadFile color="action" sx={{ fontSize: 40 }} />
       <Typography sx={{ mb: 1 }}>{label}</Typography>
       <Button variant="outlined" onClick={() => input.current?.click()}>
-        Choose PDF files
+        {t('pdf.choose')}
       </Button>
       <input
         ref={input}

@@ -25,7 +25,7 @@ export function AppBreadcrumbs() {
   });
 
   return (
-    <Breadcrumbs aria-label="breadcrumb" sx={{ color: 'text.secondary' }}>
+    <Breadcrumbs aria-label={t('breadcrumb.navigation')} sx={{ color: 'text.secondary' }}>
       <Link component={RouterLink} to={PATHS.dashboard} underline="hover" color="inherit">
         {t('breadcrumb.home')}
       </Link>

@@ -12,6 +12,7 @@ import {
   TablePagination,
   TableRow,
 } from '@mui/material';
+import { useTranslation } from 'react-i18next';
 import {
   CONSOLIDATED_DEFAULT_PAGE_SIZE,
   CONSOLIDATED_PAGE_SIZES,
@@ -31,21 +32,22 @@ export function ConsolidatedDialog({
   onDownload: () => void;
   onClose: () => void;
 }) {
+  const { t } = useTranslation();
   const rows = useMemo(() => parseRecognitionCsv(csv), [csv]);
   const [page, setPage] = useState(0);
   const [size, setSize] = useState<number>(CONSOLIDATED_DEFAULT_PAGE_SIZE);
   const shown = rows.slice(page * size, (page + 1) * size);
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="lg" aria-labelledby="consolidated-title">
-      <DialogTitle id="consolidated-title">Consolidated results</DialogTitle>
+      <DialogTitle id="consolidated-title">{t('statements.consolidated.title')}</DialogTitle>
       <DialogContent>
-        <Table size="small" aria-label="Consolidated results">
+        <Table size="small" aria-label={t('statements.consolidated.title')}>
           <TableHead>
             <TableRow>
-              <TableCell>Filename</TableCell>
-              <TableCell>Page</TableCell>
-              <TableCell>Label</TableCell>
-              <TableCell>Value</TableCell>
+              <TableCell>{t('statements.column.filename')}</TableCell>
+              <TableCell>{t('statements.column.page')}</TableCell>
+              <TableCell>{t('statements.column.label')}</TableCell>
+              <TableCell>{t('statements.column.value')}</TableCell>
             </TableRow>
           </TableHead>
           <TableBody>
@@ -77,8 +79,8 @@ export function ConsolidatedDialog({
         />
       </DialogContent>
       <DialogActions>
-        <Button onClick={onDownload}>Download consolidated</Button>
-        <Button onClick={onClose}>Close</Button>
+        <Button onClick={onDownload}>{t('statements.consolidated.download')}</Button>
+        <Button onClick={onClose}>{t('statements.close')}</Button>
       </DialogActions>
     </Dialog>
   );

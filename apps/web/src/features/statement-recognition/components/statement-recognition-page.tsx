@@ -15,6 +15,7 @@ import {
   Typography,
 } from '@mui/material';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
 import {
   MESSAGES,
   PROGRESS_HIDE_DELAY_MS,
@@ -47,6 +48,7 @@ const saveCsv = (csv: string, name: string) =>
  * the consolidated CSV is fetched for Download all and Show consolidated results.
  */
 export function StatementRecognitionPage() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const templates = useTemplateList();
   const [templateId, setTemplateId] = useState('');
@@ -124,9 +126,9 @@ export function StatementRecognitionPage() {
     <Box>
       <Stack direction="row" sx={{ alignItems: 'center', mb: 2 }}>
         <Box sx={{ flex: 1 }}>
-          <PageHeading>Statement recognition</PageHeading>
+          <PageHeading>{t('statements.title')}</PageHeading>
         </Box>
-        <Button onClick={() => navigate(PATHS.dashboard)}>Close</Button>
+        <Button onClick={() => navigate(PATHS.dashboard)}>{t('statements.close')}</Button>
       </Stack>
       <Grid container spacing={3}>
         <Grid size={{ xs: 12, md: 5 }}>
@@ -136,14 +138,14 @@ export function StatementRecognitionPage() {
                 <Alert severity="warning">
                   {MESSAGES['template.none']}{' '}
                   <Link component={RouterLink} to={PATHS.templateSettings}>
-                    Template settings
+                    {t('statements.template.settings')}
                   </Link>
                 </Alert>
               )}
               {templates.isError && <Alert severity="error">{MESSAGES['template.list.error']}</Alert>}
               <TextField
                 select
-                label="Template"
+                label={t('statements.template')}
                 value={templateId}
                 onChange={(event) => setTemplateId(event.target.value)}
                 disabled={isProcessing}
@@ -156,7 +158,7 @@ export function StatementRecognitionPage() {
               </TextField>
               {files.length === 0 ? (
                 <PdfDropZone
-                  label={`Drop up to ${RECOGNITION_MAX_FILES} PDF statements here`}
+                  label={t('statements.drop', { max: RECOGNITION_MAX_FILES })}
                   maxFiles={RECOGNITION_MAX_FILES}
                   onFiles={setFiles}
                   onRefused={(text) => toast.error(text)}
@@ -166,9 +168,7 @@ export function StatementRecognitionPage() {
               ) : (
                 <>
                   {progress === null && outcomes.length === 0 && (
-                    <Alert severity="info">
-                      {`${files.length} PDF file${files.length === 1 ? '' : 's'} ready. Choose a template and press Process.`}
-                    </Alert>
+                    <Alert severity="info">{t('statements.ready', { count: files.length })}</Alert>
                   )}
                   <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
                     {files.map((file, index) => (
@@ -177,35 +177,41 @@ export function StatementRecognitionPage() {
                   </Stack>
                   <Stack direction="row" spacing={1}>
                     <Button variant="contained" onClick={() => void process()} disabled={isProcessing}>
-                      Process
+                      {t('statements.process')}
                     </Button>
                     {consolidated !== null && (
                       <>
                         <Button onClick={() => saveCsv(consolidated, 'consolidated.csv')}>
-                          Download all
+                          {t('statements.download.all')}
                         </Button>
                         <Button onClick={() => setIsShowingConsolidated(true)}>
-                          Show consolidated results
+                          {t('statements.consolidated.show')}
                         </Button>
                       </>
                     )}
                     <Button color="inherit" onClick={clear}>
-                      Clear
+                      {t('statements.clear')}
                     </Button>
                   </Stack>
                 </>
               )}
               {progress !== null && (
                 <Box>
-                  <LinearProgress variant="determinate" value={progress} aria-label="Processing" />
-                  <Typography variant="caption">{`${outcomes.length} of ${files.length} processed`}</Typography>
+                  <LinearProgress
+                    variant="determinate"
+                    value={progress}
+                    aria-label={t('statements.processing')}
+                  />
+                  <Typography variant="caption">
+                    {t('statements.progress', { done: outcomes.length, total: files.length })}
+                  </Typography>
                 </Box>
               )}
             </Stack>
           </Paper>
         </Grid>
         <Grid size={{ xs: 12, md: 7 }}>
-          <Stack spacing={2} aria-label="Extracted text">
+          <Stack spacing={2} aria-label={t('statements.texts')}>
             {outcomes.map((outcome, index) => (
               <Paper
                 key={`${outcome.file.name}-${index}`}
@@ -219,7 +225,7 @@ export function StatementRecognitionPage() {
                   </Typography>
                   {'result' in outcome && (
                     <Button size="small" onClick={() => void downloadOne(outcome.result)}>
-                      To CSV
+                      {t('statements.to.csv')}
                     </Button>
                   )}
                 </Stack>
@@ -256,6 +262,7 @@ export function StatementRecognitionPage() {
  * matching file read doubtfully (warning); nothing for a clean read.
  */
 function TemplateMatchNote({ result }: { result: RecognitionResult }) {
+  const { t } = useTranslation();
   const failed = result.failedBoxes;
   const isMismatch = !result.matchesTemplate;
   if (!isMismatch && failed.length === 0) return null;
@@ -273,7 +280,9 @@ function TemplateMatchNote({ result }: { result: RecognitionResult }) {
         <Typography variant="body2" sx={{ mt: isMismatch ? 1 : 0 }}>
           {formatMessage('recognition.failed.boxes', {
             boxes: failed
-              .map(({ page, label, problem }) => `${label} (page ${page}: ${boxProblemText(problem)})`)
+              .map(({ page, label, problem }) =>
+                t('statements.failed.box', { label, page, problem: boxProblemText(problem) }),
+              )
               .join(', '),
           })}
         </Typography>

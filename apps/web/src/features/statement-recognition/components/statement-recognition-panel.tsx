@@ -1,5 +1,6 @@
 import { Button, Card, CardContent, CardHeader, Stack, Typography } from '@mui/material';
 import { useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
 import { DASHBOARD_PANELS } from '@pagewright/shared';
 import { PATHS } from '../../../lib/paths';
 import { useTemplateList } from '../../../lib/template-list';
@@ -9,6 +10,7 @@ const TITLE = DASHBOARD_PANELS.find((panel) => panel.id === PANEL_ID)?.title ?? 
 
 /** The dashboard's Statement Recognition panel: process statements, or set up templates. */
 export function StatementRecognitionPanel() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const templates = useTemplateList();
   const count = templates.data?.length;
@@ -20,13 +22,15 @@ export function StatementRecognitionPanel() {
       <CardHeader title={TITLE} slotProps={{ title: { variant: 'h6', component: 'h2' } }} />
       <CardContent sx={{ pt: 0 }}>
         <Typography color="text.secondary" sx={{ mb: 2 }}>
-          {count === undefined ? 'Templates…' : `${count} template${count === 1 ? '' : 's'}`}
+          {count === undefined ? t('statements.panel.loading') : t('statements.panel.templates', { count })}
         </Typography>
         <Stack direction="row" spacing={1}>
           <Button variant="contained" onClick={() => navigate(PATHS.statementRecognition)}>
-            Process statements
+            {t('statements.panel.process')}
           </Button>
-          <Button onClick={() => navigate(PATHS.templateSettings)}>Template settings</Button>
+          <Button onClick={() => navigate(PATHS.templateSettings)}>
+            {t('statements.template.settings')}
+          </Button>
         </Stack>
       </CardContent>
     </Card>

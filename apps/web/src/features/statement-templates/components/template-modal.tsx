@@ -12,6 +12,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import {
   MESSAGES,
   RECOGNITION_PDF_MAX_BYTES,
@@ -59,6 +60,7 @@ function toBox(region: BoxRegion, page: TemplateImageDto): TemplateBox {
  * the pages, delete this page or all, and Save, which replaces each changed page's boxes.
  */
 export function TemplateModal({ template, onClose }: { template: TemplateDto; onClose: () => void }) {
+  const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [rendering, setRendering] = useState<{ page: number; pageCount: number } | null>(null);
   const pages = useQuery({
@@ -204,21 +206,21 @@ export function TemplateModal({ template, onClose }: { template: TemplateDto; on
           {list.length > 0 && (
             <>
               <Button color="error" onClick={() => setConfirm('page')}>
-                Delete current page
+                {t('templates.page.delete')}
               </Button>
               <Button color="error" onClick={() => setConfirm('all')}>
-                Delete all pages
+                {t('templates.pages.delete')}
               </Button>
               <Button variant="contained" onClick={() => void save()} disabled={isSaving}>
-                Save
+                {t('templates.save')}
               </Button>
             </>
           )}
-          <Button onClick={requestClose}>Close</Button>
+          <Button onClick={requestClose}>{t('templates.close')}</Button>
         </Toolbar>
       </AppBar>
       <Box sx={{ p: 2, flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
-        {pages.isPending && <CircularProgress aria-label="Loading" />}
+        {pages.isPending && <CircularProgress aria-label={t('app.loading')} />}
         {pages.isError && <Alert severity="error">{MESSAGES['template.image.list.error']}</Alert>}
         {pages.isSuccess && list.length === 0 && (
           <Stack spacing={2} sx={{ maxWidth: 600, mx: 'auto', width: '100%' }}>
@@ -226,8 +228,8 @@ export function TemplateModal({ template, onClose }: { template: TemplateDto; on
               <Box data-testid="render-progress">
                 <Typography>
                   {rendering.pageCount > 0
-                    ? `Preparing page ${rendering.page} of ${rendering.pageCount}`
-                    : 'Preparing the pages…'}
+                    ? t('templates.preparing.page', { page: rendering.page, pageCount: rendering.pageCount })
+                    : t('templates.preparing')}
                 </Typography>
                 <LinearProgress
                   variant={rendering.pageCount > 0 ? 'determinate' : 'indeterminate'}
@@ -236,7 +238,7 @@ export function TemplateModal({ template, onClose }: { template: TemplateDto; on
               </Box>
             ) : (
               <PdfDropZone
-                label="Drop the template's sample PDF here (one file)"
+                label={t('templates.sample.drop')}
                 maxFiles={1}
                 onFiles={(files) => void upload(files)}
                 onRefused={(text) => toast.error(text)}
@@ -259,7 +261,11 @@ export function TemplateModal({ template, onClose }: { template: TemplateDto; on
             enabledTools={['select', 'create-box']}
             onPreviousPage={() => cycle(-1)}
             onNextPage={() => cycle(1)}
-            pageLabel={`Page ${page.pageNumber} (${list.indexOf(page) + 1} of ${list.length})`}
+            pageLabel={t('templates.page.label', {
+              pageNumber: page.pageNumber,
+              position: list.indexOf(page) + 1,
+              total: list.length,
+            })}
           />
         )}
         {page && shownRegions === undefined && boxes.isError && (
@@ -268,9 +274,9 @@ export function TemplateModal({ template, onClose }: { template: TemplateDto; on
       </Box>
       {confirm === 'close' && (
         <ConfirmDialog
-          title="Close without saving?"
-          text="The boxes and classes changed since the last Save will be lost."
-          confirmLabel="Close without saving"
+          title={t('templates.unsaved.title')}
+          text={t('templates.unsaved.text')}
+          confirmLabel={t('templates.unsaved.confirm')}
           isDestructive
           onConfirm={onClose}
           onClose={() => setConfirm(null)}
@@ -278,13 +284,9 @@ export function TemplateModal({ template, onClose }: { template: TemplateDto; on
       )}
       {(confirm === 'page' || confirm === 'all') && (
         <ConfirmDialog
-          title={confirm === 'page' ? 'Delete current page' : 'Delete all pages'}
-          text={
-            confirm === 'page'
-              ? 'Delete this page and its boxes?'
-              : 'Delete every page of this template and their boxes? You can then upload another sample.'
-          }
-          confirmLabel="Delete"
+          title={t(confirm === 'page' ? 'templates.page.delete' : 'templates.pages.delete')}
+          text={t(confirm === 'page' ? 'templates.page.delete.text' : 'templates.pages.delete.text')}
+          confirmLabel={t('templates.delete')}
           isDestructive
           onConfirm={() => void removePages(confirm)}
           onClose={() => setConfirm(null)}

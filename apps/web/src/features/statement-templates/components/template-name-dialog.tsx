@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField } from '@mui/material';
+import { useTranslation } from 'react-i18next';
 import { templateNameSchema } from '@pagewright/shared';
 import { isApiError } from '../../../lib/api-client';
 
@@ -15,6 +16,7 @@ export function TemplateNameDialog({
   onSubmit: (templateName: string) => Promise<void>;
   onClose: () => void;
 }) {
+  const { t } = useTranslation();
   const [name, setName] = useState(initialName);
   const [error, setError] = useState<string | null>(null);
   const [isBusy, setIsBusy] = useState(false);
@@ -44,7 +46,7 @@ export function TemplateNameDialog({
             autoFocus
             fullWidth
             margin="dense"
-            label="Template name"
+            label={t('templates.name')}
             value={name}
             onChange={(event) => {
               setName(event.target.value);
@@ -55,9 +57,9 @@ export function TemplateNameDialog({
           />
         </DialogContent>
         <DialogActions>
-          <Button onClick={onClose}>Cancel</Button>
+          <Button onClick={onClose}>{t('templates.cancel')}</Button>
           <Button type="submit" variant="contained" disabled={isBusy}>
-            Save
+            {t('templates.save')}
           </Button>
         </DialogActions>
       </Box>

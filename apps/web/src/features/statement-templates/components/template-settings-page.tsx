@@ -20,6 +20,7 @@ import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import MoreVert from '@mui/icons-material/MoreVert';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
 import { MESSAGES, type TemplateDto } from '@pagewright/shared';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { PageHeading } from '../../../components/page-heading';
@@ -49,6 +50,7 @@ function TemplateRow({
   onCopy: () => void;
   onDelete: () => void;
 }) {
+  const { t } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
     <ListItem
@@ -57,17 +59,20 @@ function TemplateRow({
       secondaryAction={
         <Stack direction="row">
           <IconButton
-            aria-label={`Menu of ${template.templateName}`}
+            aria-label={t('templates.menu.named', { name: template.templateName })}
             onClick={(event) => setAnchor(event.currentTarget)}
           >
             <MoreVert />
           </IconButton>
-          <IconButton aria-label={`Delete ${template.templateName}`} onClick={onDelete}>
+          <IconButton
+            aria-label={t('templates.delete.named', { name: template.templateName })}
+            onClick={onDelete}
+          >
             <DeleteOutlined />
           </IconButton>
           <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
-            <MenuItem onClick={() => (setAnchor(null), onRename())}>Rename</MenuItem>
-            <MenuItem onClick={() => (setAnchor(null), onCopy())}>Copy</MenuItem>
+            <MenuItem onClick={() => (setAnchor(null), onRename())}>{t('templates.rename')}</MenuItem>
+            <MenuItem onClick={() => (setAnchor(null), onCopy())}>{t('templates.copy')}</MenuItem>
           </Menu>
         </Stack>
       }
@@ -75,7 +80,10 @@ function TemplateRow({
       <ListItemButton onClick={onOpen}>
         <ListItemText
           primary={template.templateName}
-          secondary={`${template.pageCount} page${template.pageCount === 1 ? '' : 's'}, ${template.mappingCount} box${template.mappingCount === 1 ? '' : 'es'}`}
+          secondary={t('templates.summary', {
+            pages: t('templates.pages', { count: template.pageCount }),
+            boxes: t('templates.boxes', { count: template.mappingCount }),
+          })}
         />
       </ListItemButton>
     </ListItem>
@@ -88,6 +96,7 @@ function TemplateRow({
  * a template opens in its modal (sample upload, or the annotation editor).
  */
 export function TemplateSettingsPage() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const templates = useTemplateList();
@@ -134,7 +143,7 @@ export function TemplateSettingsPage() {
     <Box sx={{ maxWidth: 800, mx: 'auto' }}>
       <Stack direction="row" sx={{ alignItems: 'center', mb: 2 }}>
         <Box sx={{ flex: 1 }}>
-          <PageHeading>Template settings</PageHeading>
+          <PageHeading>{t('templates.title')}</PageHeading>
         </Box>
         <Button
           startIcon={<Add />}
@@ -142,20 +151,20 @@ export function TemplateSettingsPage() {
           onClick={() => setDialog({ kind: 'add' })}
           sx={{ mr: 1 }}
         >
-          Add template
+          {t('templates.add')}
         </Button>
-        <Button onClick={() => navigate(PATHS.dashboard)}>Close</Button>
+        <Button onClick={() => navigate(PATHS.dashboard)}>{t('templates.close')}</Button>
       </Stack>
       <Paper variant="outlined">
-        {templates.isPending && <CircularProgress aria-label="Loading" sx={{ m: 2 }} />}
+        {templates.isPending && <CircularProgress aria-label={t('app.loading')} sx={{ m: 2 }} />}
         {templates.isError && <Alert severity="error">{MESSAGES['template.list.error']}</Alert>}
         {templates.isSuccess && rows.length === 0 && (
           <Typography color="text.secondary" sx={{ p: 2 }}>
-            No templates yet.
+            {t('templates.empty')}
           </Typography>
         )}
         {rows.length > 0 && (
-          <List aria-label="Templates">
+          <List aria-label={t('templates.list')}>
             {rows.map((template) => (
               <TemplateRow
                 key={template.id}
@@ -170,11 +179,11 @@ export function TemplateSettingsPage() {
         )}
       </Paper>
       {dialog?.kind === 'add' && (
-        <TemplateNameDialog title="Add template" onSubmit={add} onClose={() => setDialog(null)} />
+        <TemplateNameDialog title={t('templates.add')} onSubmit={add} onClose={() => setDialog(null)} />
       )}
       {dialog?.kind === 'rename' && (
         <TemplateNameDialog
-          title="Rename template"
+          title={t('templates.rename.title')}
           initialName={dialog.template.templateName}
           onSubmit={(name) => rename(dialog.template, name)}
           onClose={() => setDialog(null)}
@@ -182,9 +191,9 @@ export function TemplateSettingsPage() {
       )}
       {dialog?.kind === 'delete' && (
         <ConfirmDialog
-          title="Delete template"
-          text={`Delete "${dialog.template.templateName}" with its pages and boxes? Files already processed keep their results.`}
-          confirmLabel="Delete"
+          title={t('templates.delete.title')}
+          text={t('templates.delete.text', { name: dialog.template.templateName })}
+          confirmLabel={t('templates.delete')}
           isDestructive
           onConfirm={() => void remove(dialog.template)}
           onClose={() => setDialog(null)}

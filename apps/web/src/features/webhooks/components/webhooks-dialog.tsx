@@ -243,7 +243,7 @@ export function WebhooksDialog({ owner, onClose }: { owner: WebhookOwner; onClos
             label={t('webhooks.url')}
             value={url}
             onChange={(event) => setUrl(event.target.value)}
-            placeholder="https://example.com/hooks/pagewright"
+            placeholder={t('webhooks.url.placeholder')}
             fullWidth
             size="small"
             margin="dense"
