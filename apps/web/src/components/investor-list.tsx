@@ -27,7 +27,7 @@ export interface InvestorListProps {
   investors: readonly Investor[];
   /** The chosen investor's portfolioid, or null. */
   value: string | null;
-  onChange(portfolioid: string): void;
+  onChange: (portfolioid: string) => void;
   /** Shown under the list (a required choice not made). */
   error?: string | undefined;
   autoFocus?: boolean;

@@ -41,7 +41,7 @@ export function NameDescriptionPage({
         {children}
         <NameDescriptionFields form={form} autoFocus />
         <Stack direction="row" spacing={1} sx={{ mt: 2, justifyContent: 'flex-end' }}>
-          <Button onClick={() => navigate(PATHS.dashboard)}>{t('extractors.cancel')}</Button>
+          <Button onClick={() => void navigate(PATHS.dashboard)}>{t('extractors.cancel')}</Button>
           <Button type="submit" variant="contained" disabled={form.isSaving}>
             {submitLabel ?? t('extractors.create')}
           </Button>

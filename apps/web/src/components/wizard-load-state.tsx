@@ -21,7 +21,7 @@ export function WizardEnded({ text }: { text: string }) {
     <Alert
       severity="error"
       action={
-        <Button color="inherit" onClick={() => navigate(PATHS.dashboard)}>
+        <Button color="inherit" onClick={() => void navigate(PATHS.dashboard)}>
           {t('wizard.ended.back')}
         </Button>
       }

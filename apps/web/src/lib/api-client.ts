@@ -186,7 +186,7 @@ export async function apiRequest<T = unknown>(path: string, options: ApiRequestO
   try {
     let response: Response;
     try {
-      response = await execute(path, options as ApiRequestOptions<unknown>);
+      response = await execute(path, options);
     } catch (error) {
       throw error instanceof ApiError ? error : networkError(error);
     }

@@ -11,7 +11,7 @@ export function signInAsAnn(): void {
     enabled: true,
     daysToExpire: 90,
     viewerEmail: null,
-  } as Parameters<typeof storeLogin>[0]);
+  });
 }
 
 /** A 200 JSON answer for a stubbed fetch. */

@@ -30,13 +30,17 @@ export function AppToolbar() {
           <AppBreadcrumbs />
         </Box>
         <Box sx={{ display: 'flex', gap: 1 }}>
-          <Button onClick={() => navigate(PATHS.help)} startIcon={<HelpOutlined />} color="inherit">
+          <Button onClick={() => void navigate(PATHS.help)} startIcon={<HelpOutlined />} color="inherit">
             {t('help.title')}
           </Button>
-          <Button onClick={() => navigate(PATHS.settings)} startIcon={<SettingsOutlined />} color="inherit">
+          <Button
+            onClick={() => void navigate(PATHS.settings)}
+            startIcon={<SettingsOutlined />}
+            color="inherit"
+          >
             {t('settings.title')}
           </Button>
-          <Button onClick={() => navigate(PATHS.logout)} startIcon={<Logout />} color="primary">
+          <Button onClick={() => void navigate(PATHS.logout)} startIcon={<Logout />} color="primary">
             {t('toolbar.logout')}
           </Button>
         </Box>

@@ -48,7 +48,7 @@ export function BuilderRoute() {
         { pathname: location.pathname, search: `?id=${encodeURIComponent(itemId)}` },
         {
           replace: true,
-          state: location.state,
+          state: location.state as unknown,
         },
       );
   }, [itemId, location.pathname, location.state, navigate, search]);
@@ -80,7 +80,7 @@ export function BuilderRoute() {
         }
         onClosed={onClosed}
       />
-      <ScreenShareEndedDialog open={hasShareEnded} onClose={() => navigate(PATHS.dashboard)} />
+      <ScreenShareEndedDialog open={hasShareEnded} onClose={() => void navigate(PATHS.dashboard)} />
     </>
   );
 }

@@ -18,9 +18,7 @@ export function schedulerWizardLocation(state: SchedulerWizardState) {
 }
 
 function passedState(routerState: unknown): Partial<SchedulerWizardState> {
-  return typeof routerState === 'object' && routerState !== null
-    ? (routerState as Partial<SchedulerWizardState>)
-    : {};
+  return typeof routerState === 'object' && routerState !== null ? routerState : {};
 }
 
 /** The wizard's state from the address and the router state (gone after a reload). */

@@ -51,7 +51,8 @@ export interface ActionCardProps {
   menuMode: CardMenuMode;
   onEdit: (action: BuilderAction) => void;
   onEditSequence: (action: BuilderAction) => void;
-  onRemove: (action: BuilderAction) => void;
+  /** Answers its own failures (a toast): the card only starts it. */
+  onRemove: (action: BuilderAction) => Promise<void>;
   onCancel: () => void;
   onEnlarge: (action: BuilderAction, picture: string) => void;
 }
@@ -214,7 +215,7 @@ export const ActionCard = memo(function ActionCard(props: ActionCardProps) {
                       {t('builder.card.sequence')}
                     </MenuItem>,
                   ]),
-              <MenuItem key="remove" onClick={choose(() => props.onRemove(action))}>
+              <MenuItem key="remove" onClick={choose(() => void props.onRemove(action))}>
                 {t('builder.card.remove')}
               </MenuItem>,
             ]

@@ -101,7 +101,7 @@ export function DatasetListPanel({ refreshIntervalMs }: { refreshIntervalMs: num
         panelId="datasets"
         title={TITLE}
         addLabel={t('datasets.add')}
-        onAdd={() => navigate(PATHS.datasetNew)}
+        onAdd={() => void navigate(PATHS.datasetNew)}
         isPending={list.isPending}
         errorText={list.isError ? errorText(list.error) : null}
         isEmpty={rows.length === 0}

@@ -16,7 +16,8 @@ export function fileToBase64(file: Blob): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => {
-      const dataUrl = String(reader.result);
+      // readAsDataURL leaves a string.
+      const dataUrl = reader.result as string;
       resolve(dataUrl.slice(dataUrl.indexOf(',') + 1));
     };
     reader.onerror = () => reject(reader.error ?? new Error('The file could not be read'));

@@ -39,7 +39,7 @@ export function MessageViewerPage() {
       <PageHeading>{thread.data?.messages.at(-1)?.subject ?? t('breadcrumb.message')}</PageHeading>
       <Stack direction="row" spacing={1} sx={{ mb: 2 }}>
         {accessToken !== null && (
-          <Button variant="outlined" onClick={() => navigate(PATHS.dashboard)}>
+          <Button variant="outlined" onClick={() => void navigate(PATHS.dashboard)}>
             {t('messaging.back')}
           </Button>
         )}

@@ -127,7 +127,7 @@ export function MessagingPanel({ refreshIntervalMs }: { refreshIntervalMs: numbe
         panelId="messaging"
         title={TITLE}
         addLabel={t('messaging.new')}
-        onAdd={() => navigate(PATHS.messagingNew)}
+        onAdd={() => void navigate(PATHS.messagingNew)}
         isPending={list.isPending}
         errorText={list.isError ? MESSAGES['message.list.error'] : null}
         isEmpty={rows.length === 0}
@@ -157,7 +157,7 @@ export function MessagingPanel({ refreshIntervalMs }: { refreshIntervalMs: numbe
             key={message.id}
             message={message}
             box={box}
-            onOpen={() => navigate(pathTo(PATHS.messageById, { id: message.id }))}
+            onOpen={() => void navigate(pathTo(PATHS.messageById, { id: message.id }))}
             onDelete={() => setDeleting(message)}
           />
         ))}

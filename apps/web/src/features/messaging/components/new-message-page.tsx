@@ -205,7 +205,7 @@ export function NewMessagePage() {
         />
         {isSending && <LinearProgress aria-label={t('messaging.sending')} sx={{ my: 1 }} />}
         <Stack direction="row" spacing={1} sx={{ mt: 2, justifyContent: 'flex-end' }}>
-          <Button onClick={() => navigate(-1)} disabled={isSending}>
+          <Button onClick={() => void navigate(-1)} disabled={isSending}>
             {t('messaging.cancel')}
           </Button>
           <Button variant="contained" startIcon={<Send />} onClick={() => void send()} disabled={isSending}>

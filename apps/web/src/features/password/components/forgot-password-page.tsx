@@ -43,7 +43,7 @@ export function ForgotPasswordPage() {
         <Alert severity="success" sx={{ mb: 3, textAlign: 'left' }}>
           {t('forgot.check.email')}
         </Alert>
-        <Button variant="contained" onClick={() => navigate(PATHS.login)}>
+        <Button variant="contained" onClick={() => void navigate(PATHS.login)}>
           {t('forgot.return')}
         </Button>
       </Box>

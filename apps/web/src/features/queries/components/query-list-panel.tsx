@@ -50,7 +50,7 @@ export function QueryListPanel({ refreshIntervalMs }: { refreshIntervalMs: numbe
         panelId="queries"
         title={TITLE}
         addLabel={t('queries.add')}
-        onAdd={() => navigate(PATHS.queryNew)}
+        onAdd={() => void navigate(PATHS.queryNew)}
         isPending={list.isPending}
         errorText={list.isError ? errorText(list.error) : null}
         isEmpty={rows.length === 0}

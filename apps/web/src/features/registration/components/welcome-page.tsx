@@ -14,7 +14,7 @@ export function WelcomePage() {
         {t('welcome.heading')}
       </Typography>
       <Typography sx={{ mb: 3 }}>{t('welcome.text')}</Typography>
-      <Button variant="contained" onClick={() => navigate(PATHS.login)}>
+      <Button variant="contained" onClick={() => void navigate(PATHS.login)}>
         {t('welcome.back')}
       </Button>
     </Box>

@@ -131,7 +131,7 @@ export function SchedulerListPanel({
         panelId="scheduler"
         title={TITLE}
         addLabel={t('schedulers.add')}
-        onAdd={() => navigate(PATHS.schedulerNew)}
+        onAdd={() => void navigate(PATHS.schedulerNew)}
         isPending={list.isPending}
         errorText={list.isError ? errorText(list.error) : null}
         isEmpty={rows.length === 0}

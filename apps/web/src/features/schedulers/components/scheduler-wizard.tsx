@@ -159,7 +159,7 @@ function SchedulerWizard({ initial }: { initial: SchedulerWizardState }) {
       activeStep={step}
       notice={notice}
       leftActions={
-        <Button onClick={() => navigate(PATHS.dashboard)} disabled={isSaving}>
+        <Button onClick={() => void navigate(PATHS.dashboard)} disabled={isSaving}>
           {t('extractors.cancel')}
         </Button>
       }

@@ -21,7 +21,7 @@ import { ScriptEditor } from './script-editor';
 /** What every field of the dialog reads and writes. */
 export interface ActionFieldView {
   form: ActionForm;
-  set<K extends keyof ActionForm>(part: K, value: ActionForm[K]): void;
+  set: <K extends keyof ActionForm>(part: K, value: ActionForm[K]) => void;
   context: ActionFormContext;
   /** The errors to show: none until the user first confirms. */
   shown: ActionFormErrors;

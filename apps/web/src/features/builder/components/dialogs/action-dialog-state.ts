@@ -228,7 +228,13 @@ function checkField(
       else if (inputNamesIn(form.text).length === 0 && !isInputValueValid(form.inputType, form.text.trim()))
         errors.inputName = inputValueMessage(form.inputName, form.inputType);
       break;
-    default:
+    // Nothing to check, or checked where the field shows its own errors (hasOwnError).
+    case 'seconds':
+    case 'condition':
+    case 'numberMask':
+    case 'dateMask':
+    case 'script':
+    case 'saveForNextTime':
       break;
   }
 }
@@ -244,7 +250,18 @@ function hasOwnError(field: ActionField, form: ActionForm, context: ActionFormCo
       return Object.keys(dateMaskErrors(form.dateMask)).length > 0;
     case 'script':
       return !form.script.script.trim() || scriptSyntaxError(form.script.script) !== null;
-    default:
+    case 'url':
+    case 'text':
+    case 'password':
+    case 'option':
+    case 'seconds':
+    case 'tableName':
+    case 'question':
+    case 'answer':
+    case 'saveForNextTime':
+    case 'nextSequence':
+    case 'timeout':
+    case 'makeInput':
       return false;
   }
 }

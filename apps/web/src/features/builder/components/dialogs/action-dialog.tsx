@@ -45,14 +45,14 @@ export interface ActionDialogProps {
   engineInvestors?: readonly Investor[] | null | undefined;
   /** TYPE_F_ENGINE_FIELD: the chosen investor and its sections (the last fserviceDTO). */
   engineFields?: FserviceDto | null | undefined;
-  onCancel(): void;
+  onCancel: () => void;
   /**
    * The action as POST /extractor/ takes it. In edit mode `sequence` is the action's own (send it as
    * a ChangeActionRequest). GET_TABLE's `options.table` holds only the name (selectors empty, no
    * columns): the builder completes it with GetTablePanel's result. The dialog shows a spinner while
    * the promise runs and stays open if it rejects.
    */
-  onConfirm(input: AddActionInput): void | Promise<void>;
+  onConfirm: (input: AddActionInput) => void | Promise<void>;
 }
 
 /**

@@ -29,7 +29,7 @@ export function dateMaskErrors(value: DateMaskValue): Partial<Record<keyof DateM
 
 export interface DateMaskFieldsProps {
   value: DateMaskValue;
-  onChange(value: DateMaskValue): void;
+  onChange: (value: DateMaskValue) => void;
   /** The element the preview reads; null shows no preview. */
   element: MaskPreviewElement | null;
   extractorType?: ExtractorType;

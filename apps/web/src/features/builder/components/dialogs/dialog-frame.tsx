@@ -18,8 +18,8 @@ interface DialogFrameProps {
    * Confirm: false when the form refused it (its errors show); else the builder's call, during
    * which the frame shows a spinner, staying open if it rejects.
    */
-  onSubmit(): false | void | Promise<void>;
-  onCancel(): void;
+  onSubmit: () => false | void | Promise<void>;
+  onCancel: () => void;
   isConfirmDisabled?: boolean;
   confirmLabel?: string;
   /** Dialogs with only a message and a Close button. */

@@ -28,9 +28,9 @@ export interface FieldSelectionDialogProps {
   /** Edit mode: the stored "section.field" and label to start from. */
   initialField?: string | null | undefined;
   initialLabel?: string | null | undefined;
-  onCancel(): void;
+  onCancel: () => void;
   /** Rejects to keep the dialog open (the builder shows the error). */
-  onConfirm(choice: FieldChoice): void | Promise<void>;
+  onConfirm: (choice: FieldChoice) => void | Promise<void>;
 }
 
 /**

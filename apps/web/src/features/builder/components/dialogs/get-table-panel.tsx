@@ -42,10 +42,10 @@ export interface GetTablePanelProps {
   /** The element the user last clicked on the page view (by CSS path), and which click it was. */
   pick: PagePick;
   /** Outline this area on the page view (null: none). */
-  onHighlight(areaId: string | null): void;
-  onCancel(): void;
+  onHighlight: (areaId: string | null) => void;
+  onCancel: () => void;
   /** The definition for AddActionInput.options.table (maxPages 1 unless a next-page button is set). */
-  onConfirm(table: TableDefinition): void;
+  onConfirm: (table: TableDefinition) => void;
   /** For the mask previews of NUMBER and DATETIME columns. */
   extractorType?: ExtractorType;
 }

@@ -52,7 +52,7 @@ export function nextSequenceError(text: string, sequence: number): string | unde
 
 export interface NextSequenceFieldProps {
   value: string;
-  onChange(value: string): void;
+  onChange: (value: string) => void;
   /** The sequence of the action being added or changed. */
   sequence: number;
   showErrors: boolean;
@@ -85,7 +85,7 @@ export function NextSequenceField({
 
 export interface IfConditionFieldsProps {
   value: IfConditionValue;
-  onChange(value: IfConditionValue): void;
+  onChange: (value: IfConditionValue) => void;
   /** The current draft: the sources are its GET_* and SCRIPT actions before `sequence`. */
   actions: readonly BuilderAction[];
   /** The sequence of the IF_CONDITION being added or changed. */

@@ -26,9 +26,9 @@ export interface InvestorDialogProps {
   investors: readonly Investor[] | null;
   /** Edit mode: the action being changed (its question, label and save flag). */
   action?: BuilderAction | undefined;
-  onCancel(): void;
+  onCancel: () => void;
   /** Rejects to keep the dialog open (the builder shows the error). */
-  onConfirm(choice: InvestorChoice): void | Promise<void>;
+  onConfirm: (choice: InvestorChoice) => void | Promise<void>;
 }
 
 /**

@@ -47,7 +47,7 @@ const LABEL_KEYS = {
 
 export interface NumberMaskFieldsProps {
   value: NumberMaskValue;
-  onChange(value: NumberMaskValue): void;
+  onChange: (value: NumberMaskValue) => void;
   /** The element the preview reads; null shows no preview. */
   element: MaskPreviewElement | null;
   extractorType?: ExtractorType;

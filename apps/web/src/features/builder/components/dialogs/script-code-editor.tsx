@@ -31,7 +31,7 @@ const syntaxLinter = linter(
 
 export interface ScriptCodeEditorProps {
   script: string;
-  onChange(script: string): void;
+  onChange: (script: string) => void;
   /** The editor's accessible name. */
   label: string;
   autoFocus: boolean;

@@ -13,7 +13,7 @@ const ScriptCodeEditor = lazy(() =>
 
 export interface ScriptEditorProps {
   value: ScriptValue;
-  onChange(value: ScriptValue): void;
+  onChange: (value: ScriptValue) => void;
   /** Show 'Required' for an empty script (after a first Confirm). */
   requiredError?: string | undefined;
   autoFocus?: boolean;

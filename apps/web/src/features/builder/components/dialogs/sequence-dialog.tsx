@@ -11,9 +11,9 @@ export interface SequenceDialogProps {
   action: BuilderAction;
   /** The current draft. */
   actions: readonly BuilderAction[];
-  onCancel(): void;
+  onCancel: () => void;
   /** The new sequence (PUT /extractor/sequence); the dialog stays open if the promise rejects. */
-  onConfirm(sequence: number): void | Promise<void>;
+  onConfirm: (sequence: number) => void | Promise<void>;
 }
 
 /**

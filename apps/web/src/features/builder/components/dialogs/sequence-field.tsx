@@ -21,7 +21,7 @@ export function sequenceError(text: string, others: readonly number[]): string |
 export interface SequenceFieldProps {
   label: string;
   value: string;
-  onChange(value: string): void;
+  onChange: (value: string) => void;
   /** The other actions' sequences (the rule's "first" and "used"). */
   others: readonly number[];
   showErrors: boolean;

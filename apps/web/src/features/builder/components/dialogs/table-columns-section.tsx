@@ -56,8 +56,8 @@ export interface TableColumnsSectionProps {
   firstCells: readonly string[];
   extractorType?: ExtractorType;
   /** Checks the selection can be a column (inside the row, a link for File); false: it said why. */
-  onAdd(draft: Omit<TableColumn, 'selector'>): boolean;
-  onRemove(position: number): void;
+  onAdd: (draft: Omit<TableColumn, 'selector'>) => boolean;
+  onRemove: (position: number) => void;
 }
 
 /** The COLUMN stage: name and type the selected cell, the columns so far, and a preview. */

@@ -17,8 +17,8 @@ export function maxPagesError(value: string): string | null {
 export interface TableNextPageSectionProps {
   nextPage: NextPageDraft | null;
   /** The selection becomes the next-page button. */
-  onUseSelection(): void;
-  onChange(nextPage: NextPageDraft | null): void;
+  onUseSelection: () => void;
+  onChange: (nextPage: NextPageDraft | null) => void;
 }
 
 /** A table spread over pages: the button clicked after each page, and how many pages at most. */

@@ -17,8 +17,7 @@ configure({ defaultHidden: true });
 // jsdom lays nothing out; CodeMirror measures text ranges, so they get empty boxes.
 const rangePrototype: Partial<Range> = Range.prototype;
 if (!rangePrototype.getClientRects) {
-  rangePrototype.getClientRects = () =>
-    Object.assign([] as DOMRect[], { item: () => null }) as unknown as DOMRectList;
+  rangePrototype.getClientRects = () => Object.assign([] as DOMRect[], { item: () => null });
   rangePrototype.getBoundingClientRect = () => new DOMRect(0, 0, 0, 0);
 }
 
