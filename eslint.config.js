@@ -41,6 +41,29 @@ function forbid(packages, why, morePaths = [], morePatterns = []) {
   ];
 }
 
+/**
+ * no-restricted-syntax entries for English written straight into the SPA's JSX: text children and
+ * the attributes a user reads or hears (labels, titles, hints, screen-reader names), as a string,
+ * a template's text or a branch of `a ? 'x' : 'y'` / `a && 'x'`. Only strings with letters count:
+ * `·`, `%`, `—` or numbers need no translation. Keys, ids, variants and test ids are not text.
+ */
+function literalUiText() {
+  const words = '/[A-Za-z]/';
+  const shownAttribute = `JSXAttribute[name.name=/^(alt|label|title|placeholder|text|primary|secondary|subheader|aria-label|aria-description|aria-roledescription|aria-valuetext|aria-placeholder)$|[a-z](Label|Text|Title)$/]`;
+  const strings = [`Literal[value=${words}]`, `TemplateLiteral > TemplateElement[value.raw=${words}]`];
+  const holders = [
+    ':matches(JSXElement, JSXFragment) > JSXExpressionContainer',
+    `${shownAttribute} > JSXExpressionContainer`,
+  ];
+  const selectors = [`JSXText[value=${words}]`, `${shownAttribute} > Literal[value=${words}]`];
+  for (const holder of holders)
+    for (const branch of ['', ':matches(ConditionalExpression, LogicalExpression) > '])
+      for (const string of strings) selectors.push(`${holder} > ${branch}${string}`);
+  const message =
+    'UI text goes through the translation table: add a key to apps/web/src/lib/ui-labels.ts (or use MESSAGES of @pagewright/shared) and show t(key).';
+  return ['error', ...selectors.map((selector) => ({ selector, message }))];
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -249,6 +272,13 @@ export default tseslint.config(
         'The SPA talks to the API over HTTP only.',
       ),
     },
+  },
+  {
+    // What the SPA shows is read from the translation table (ui-labels, MESSAGES), never written in
+    // JSX: one place to reword or translate, and the tests' handles stay the table's (issue 28).
+    files: ['apps/web/src/**/*.tsx'],
+    ignores: ['apps/web/src/**/*.test.tsx'],
+    rules: { 'no-restricted-syntax': literalUiText() },
   },
   {
     files: ['tests/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}', 'prisma/**/*.{ts,mjs}'],

@@ -197,4 +197,41 @@ describe('the linter holds the architecture', { timeout: 120_000 }, () => {
       ),
     ).toContain('@typescript-eslint/no-floating-promises');
   });
+
+  it('SPA screens show text through the translation table, never as JSX literals (issue 28)', async () => {
+    const screen = 'apps/web/src/features/statement-templates/components/template-name-dialog.tsx';
+    for (const code of [
+      'export const A = () => <button>Save</button>;',
+      'export const B = () => <input aria-label="Template name" />;',
+      'export const C = ({ n }: { n: number }) => <p>{`${n} pages`}</p>;',
+      "export const D = ({ on }: { on: boolean }) => <p title={on ? 'On' : 'Off'} />;",
+      'export const E = () => <Dialog confirmLabel="Delete" />;\ndeclare function Dialog(p: object): null;',
+    ])
+      expect(await violations(screen, `${code}\n`), code).toContain('no-restricted-syntax');
+    // The same through the table; ids, variants and signs without letters are no text.
+    expect(
+      await violations(
+        screen,
+        [
+          "import { useTranslation } from 'react-i18next';",
+          'export function A({ n }: { n: number }) {',
+          '  const { t } = useTranslation();',
+          '  return (',
+          '    <button type="submit" data-testid="save" aria-label={t(\'templates.save\')}>',
+          "      {t('templates.pages', { count: n })} · {`${n}%`}",
+          '    </button>',
+          '  );',
+          '}',
+          '',
+        ].join('\n'),
+      ),
+    ).not.toContain('no-restricted-syntax');
+    // Tests write the texts they look for.
+    expect(
+      await violations(
+        'apps/web/src/features/statement-templates/components/template-modal.test.tsx',
+        'export const A = () => <button>Save</button>;\n',
+      ),
+    ).not.toContain('no-restricted-syntax');
+  });
 });
