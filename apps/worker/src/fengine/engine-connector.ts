@@ -62,7 +62,7 @@ export interface EngineConnectorOptions {
   /** The engine's base URL (ASK_F_ENGINE_URL's answer, or FENGINE_URL). */
   baseUrl: string;
   /** Throws (with a sentence) when the policy refuses the URL: the egress policy of navigation. */
-  assertAllowed(url: string): Promise<void>;
+  assertAllowed: (url: string) => Promise<void>;
   /** Each call's limit. */
   timeoutMs?: number;
   /** Answers larger than this are refused: an engine cannot fill the worker's memory. */

@@ -15,7 +15,7 @@ import {
 
 export interface EngineSessionOptions {
   /** The egress policy of navigation, with the engine hosts allowed on a private network. */
-  assertAllowed(url: string): Promise<void>;
+  assertAllowed: (url: string) => Promise<void>;
   timeoutMs?: number;
 }
 
