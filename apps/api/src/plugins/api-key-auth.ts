@@ -55,7 +55,7 @@ export function createApiKeyRateLimiter(deps: { redis: Redis; keyPrefix: string;
 export type ApiKeyRateLimiter = ReturnType<typeof createApiKeyRateLimiter>;
 
 /** A stored key as the bearer check reads it, with whether its owner may still sign in. */
-export interface StoredApiKey {
+interface StoredApiKey {
   id: string;
   userId: string;
   scope: ApiKeyScope;
@@ -69,7 +69,7 @@ export interface StoredApiKey {
  * Where the bearer check finds keys. The api-keys module's repository holds them; app.ts hands it
  * in, as plugins import no module.
  */
-export interface ApiKeyLookup {
+interface ApiKeyLookup {
   findByHash(keyHash: string): Promise<StoredApiKey | null>;
   touch(id: string, now: Date): Promise<unknown>;
 }

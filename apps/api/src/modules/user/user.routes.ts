@@ -24,7 +24,7 @@ const errors = errorResponses(400, 401, 403, 404, 409, 422, 429, 503);
  * What the account routes ask of sign-in sessions. The auth module's service does it; app.ts hands
  * it in, as modules never import each other.
  */
-export interface AccountSessions {
+interface AccountSessions {
   logout(accessToken: string | undefined, refreshToken: string): Promise<void>;
   issueLoginToken(userId: string, purpose: string): Promise<{ token: string; expiresAt: string }>;
 }
