@@ -7,6 +7,7 @@ export * from './settings.js';
 export * from './contracts/common.js';
 export * from './contracts/auth.js';
 export * from './contracts/settings.js';
+export * from './define-job.js';
 export * from './jobs.js';
 export * from './fair-share.js';
 export * from './service-config.js';
