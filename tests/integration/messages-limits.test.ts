@@ -331,7 +331,7 @@ describe('e-mails through an outbox (issue 24, item 9)', () => {
 
       // A second job for the same e-mail (a re-queue racing the first) sends nothing.
       const duplicate = await mail.add(
-        MAIL_JOBS.sendMessage,
+        MAIL_JOBS.sendMessage.name,
         { recipientId: recipient.id },
         { jobId: `dup-${recipient.id}` },
       );

@@ -168,7 +168,7 @@ describe('runs with inputs (issue 26, item 3)', () => {
     });
     try {
       // One firing now, handled by the worker's production processor.
-      await schedules.add(SCHEDULE_JOBS.fire, { schedulerId: scheduler.id }, {
+      await schedules.add(SCHEDULE_JOBS.fire.name, { schedulerId: scheduler.id }, {
         jobId: `inputs-${scheduler.id}`,
         prevMillis: Date.now(),
       } as never);

@@ -159,9 +159,12 @@ describe('a Redis that lost its data (issue 24, item 3)', () => {
       })
       .toBe(true);
     await expect
-      .poll(async () => Boolean(await maintenance.getJobScheduler(MAINTENANCE_JOBS.purgeExpiredSessions)), {
-        timeout: 30_000,
-      })
+      .poll(
+        async () => Boolean(await maintenance.getJobScheduler(MAINTENANCE_JOBS.purgeExpiredSessions.name)),
+        {
+          timeout: 30_000,
+        },
+      )
       .toBe(true);
     const restored = await schedules.getJobScheduler(jobSchedulerId(scheduler.id));
     expect(restored).toMatchObject({ every: 1440 * 60_000, next: Date.parse(scheduler.nextRunAt ?? '') });
@@ -235,9 +238,12 @@ describe('a Redis restarted without persistence (issue 24, item 3)', () => {
       })
       .toBe(true);
     await expect
-      .poll(async () => Boolean(await maintenance.getJobScheduler(MAINTENANCE_JOBS.purgeExpiredSessions)), {
-        timeout: 30_000,
-      })
+      .poll(
+        async () => Boolean(await maintenance.getJobScheduler(MAINTENANCE_JOBS.purgeExpiredSessions.name)),
+        {
+          timeout: 30_000,
+        },
+      )
       .toBe(true);
     await expect
       .poll(async () => (await api().get('/api/health')).body as HealthResponse, { timeout: 30_000 })

@@ -5,10 +5,10 @@ import { Redis } from 'ioredis';
 import request from 'supertest';
 import { createPrismaClient, type Prisma } from '@pagewright/db';
 import {
-  FIRE_SCHEDULER_JOB_OPTIONS,
   MESSAGES,
   QUEUES,
   SCHEDULE_JOBS,
+  jobOf,
   queuePrefix,
   type FireSchedulerPayload,
   type RunDetail,
@@ -106,7 +106,7 @@ async function fireEvery(schedulerId: string, everyMs: number): Promise<void> {
   await schedules.upsertJobScheduler(
     jobSchedulerId(schedulerId),
     { every: everyMs },
-    { name: SCHEDULE_JOBS.fire, data: { schedulerId }, opts: FIRE_SCHEDULER_JOB_OPTIONS },
+    jobOf(SCHEDULE_JOBS.fire, { schedulerId }),
   );
 }
 
@@ -393,7 +393,7 @@ describe('firing', () => {
     // Twelve jobs for one firing at once: both workers take some (eight at a time each).
     await schedules.addBulk(
       Array.from({ length: 12 }, (_, index) => ({
-        name: SCHEDULE_JOBS.fire,
+        name: SCHEDULE_JOBS.fire.name,
         data: { schedulerId: scheduler.id },
         opts: { jobId: `duplicate-${scheduler.id}-${index}`, prevMillis: scheduledFor },
       })),
@@ -434,7 +434,7 @@ describe('firing', () => {
     ]);
     const scheduler = await save(owner, daily([extractorId], { name: 'Unattended' }));
     await fireEvery(scheduler.id, 60_000);
-    await schedules.add(SCHEDULE_JOBS.fire, { schedulerId: scheduler.id }, {
+    await schedules.add(SCHEDULE_JOBS.fire.name, { schedulerId: scheduler.id }, {
       jobId: `ask-${scheduler.id}`,
       prevMillis: Date.now(),
     } as never);
@@ -475,7 +475,7 @@ describe('job schedulers follow PostgreSQL', () => {
       staleKey,
       { every: 3_600_000 },
       {
-        name: SCHEDULE_JOBS.fire,
+        name: SCHEDULE_JOBS.fire.name,
         data: { schedulerId: staleKey.split(':')[1] ?? '' },
       },
     );

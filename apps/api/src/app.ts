@@ -9,9 +9,9 @@ import {
   MESSAGES,
   QUEUES,
   RUN_JOBS,
+  addJob,
   databaseTimeoutsOf,
   queuePrefix,
-  runFlowJobOptions,
   enqueueFairly,
   RUN_WAIT_TTL_MS,
 } from '@pagewright/shared';
@@ -293,11 +293,7 @@ export async function buildApp(config: ApiConfig): Promise<FastifyInstance> {
         jobId: runId,
         waitTtlMs: RUN_WAIT_TTL_MS,
       });
-      await app.queues.runs.add(
-        RUN_JOBS.runFlow,
-        { runId, userId },
-        { ...runFlowJobOptions(runId), priority },
-      );
+      await addJob(app.queues.runs, RUN_JOBS.runFlow, { runId, userId }, { priority });
     },
   });
   // Runs whose worker died end ERROR even while no worker runs: the API sweeps them.

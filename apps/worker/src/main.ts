@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Job, Queue, type QueueBase, Worker } from 'bullmq';
+import { Queue, type QueueBase, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { createDatabase, createFileStorage, createRunStarter, createSecretBox, pgSql } from '@pagewright/db';
@@ -14,10 +14,10 @@ import {
   MAINTENANCE_JOBS,
   QUEUES,
   RUN_JOBS,
-  SEND_MAIL_JOB_OPTIONS,
+  SCHEDULE_JOBS,
   WEBHOOK_JOBS,
+  addJob,
   type DeliverWebhookPayload,
-  runFlowJobOptions,
   RUN_WAIT_TTL_MS,
   enqueueFairly,
   userShareOf,
@@ -36,6 +36,7 @@ import {
 } from '@pagewright/shared';
 import { createBrowserPool } from './browser-pool.js';
 import { engineUrlPolicy } from './fengine/engine-policy.js';
+import { dispatchJobs } from './job-dispatch.js';
 import { fairly, slotOwnerOf } from './fair-share.js';
 import { loadConfig } from './config.js';
 import { createRunStore } from './flows/run-store.js';
@@ -136,18 +137,13 @@ const maintenanceQueue = new Queue(QUEUES.maintenance, { connection, prefix });
 
 const maintenanceWorker = new Worker(
   QUEUES.maintenance,
-  async (job) => {
-    const jobLog = log.child({ jobId: job.id, job: job.name });
-    switch (job.name) {
-      case MAINTENANCE_JOBS.purgeExpiredSessions: {
-        const result = await purgeExpiredSessions(db, job.data, config.UNCONFIRMED_SIGNUP_RETENTION_DAYS);
-        jobLog.info(result, 'purged expired sessions');
-        return result;
-      }
-      default:
-        throw new Error(`Unknown maintenance job: ${job.name}`);
-    }
-  },
+  dispatchJobs(MAINTENANCE_JOBS, {
+    purgeExpiredSessions: async (job) => {
+      const result = await purgeExpiredSessions(db, job.data, config.UNCONFIRMED_SIGNUP_RETENTION_DAYS);
+      log.child({ jobId: job.id, job: job.name }).info(result, 'purged expired sessions');
+      return result;
+    },
+  }),
   { connection, prefix, concurrency: 1 },
 );
 maintenanceWorker.on('failed', (job, error) => log.error({ jobId: job?.id, err: error }, 'job failed'));
@@ -157,7 +153,7 @@ maintenanceWorker.on('failed', (job, error) => log.error({ jobId: job?.id, err: 
 const mailer = createMailer(config);
 const mailQueue = new Queue<SendMailPayload>(QUEUES.mail, { connection, prefix });
 const sendMail = async (mail: SendMailPayload) => {
-  await mailQueue.add(MAIL_JOBS.send, mail, SEND_MAIL_JOB_OPTIONS);
+  await addJob(mailQueue, MAIL_JOBS.send, mail);
 };
 const processMessageMail = createSendMessageMailProcessor({
   db,
@@ -182,11 +178,14 @@ await scheduleRequeue();
 connection.on('ready', () => void scheduleRequeue());
 const mailWorker = new Worker(
   QUEUES.mail,
-  keyExpiry.expiringJobs(RUN_JOB_TTL_SECONDS, async (job) => {
-    if (job.name === MAIL_JOBS.sendMessage) return processMessageMail(job);
-    if (job.name === MAIL_JOBS.requeuePendingMessageMails) return requeueMessageMails();
-    await mailer.send(sendMailPayloadSchema.parse(job.data));
-  }),
+  keyExpiry.expiringJobs(
+    RUN_JOB_TTL_SECONDS,
+    dispatchJobs(MAIL_JOBS, {
+      send: async (job) => mailer.send(sendMailPayloadSchema.parse(job.data)),
+      sendMessage: processMessageMail,
+      requeuePendingMessageMails: () => requeueMessageMails(),
+    }),
+  ),
   { connection, prefix, concurrency: 2 },
 );
 mailWorker.on('failed', (job, error) =>
@@ -244,7 +243,7 @@ const runStarter = createRunStarter({
       jobId: runId,
       waitTtlMs: RUN_WAIT_TTL_MS,
     });
-    await runsQueue.add(RUN_JOBS.runFlow, { runId, userId }, { ...runFlowJobOptions(runId), priority });
+    await addJob(runsQueue, RUN_JOBS.runFlow, { runId, userId }, { priority });
   },
 });
 const reconciler = createJobSchedulerReconciler({
@@ -278,7 +277,9 @@ const schedulesWorker = new Worker(
   QUEUES.schedules,
   keyExpiry.expiringJobs(
     RUN_JOB_TTL_SECONDS,
-    createFireSchedulerProcessor({ sql, starter: runStarter, schedules: schedulesQueue, log }),
+    dispatchJobs(SCHEDULE_JOBS, {
+      fire: createFireSchedulerProcessor({ sql, starter: runStarter, schedules: schedulesQueue, log }),
+    }),
   ),
   // A firing waits on the database, not the CPU: several go at once when many fall together.
   { connection, prefix, concurrency: 8 },
@@ -310,11 +311,13 @@ await scheduleEngineSweep();
 connection.on('ready', () => void scheduleEngineSweep());
 const fengineImportWorker = new Worker(
   QUEUES.fengineImport,
-  keyExpiry.expiringJobs(RUN_JOB_TTL_SECONDS, async (job: Job) => {
-    if (job.name === FENGINE_IMPORT_JOBS.sweep) return sweepEngineImports();
-    if (job.name === FENGINE_IMPORT_JOBS.importDataset) return processEngineImport(job);
-    throw new Error(`Unknown F-engine import job: ${job.name}`);
-  }),
+  keyExpiry.expiringJobs(
+    RUN_JOB_TTL_SECONDS,
+    dispatchJobs(FENGINE_IMPORT_JOBS, {
+      importDataset: processEngineImport,
+      sweep: () => sweepEngineImports(),
+    }),
+  ),
   // Imports wait on the engine, not the CPU; one job per dataset at a time (its job id).
   { connection, prefix, concurrency: 4 },
 );
@@ -340,10 +343,10 @@ const processWebhookDelivery = createWebhookDeliveryProcessor({
 });
 const webhooksWorker = new Worker(
   QUEUES.webhooks,
-  keyExpiry.expiringJobs(RUN_JOB_TTL_SECONDS, async (job: Job) => {
-    if (job.name !== WEBHOOK_JOBS.deliver) throw new Error(`Unknown webhook job: ${job.name}`);
-    return processWebhookDelivery(job);
-  }),
+  keyExpiry.expiringJobs(
+    RUN_JOB_TTL_SECONDS,
+    dispatchJobs(WEBHOOK_JOBS, { deliver: processWebhookDelivery }),
+  ),
   {
     connection,
     prefix,
@@ -377,12 +380,13 @@ await scheduleBulkSweep();
 connection.on('ready', () => void scheduleBulkSweep());
 const bulkRunsWorker = new Worker(
   QUEUES.bulkRuns,
-  keyExpiry.expiringJobs(RUN_JOB_TTL_SECONDS, async (job: Job) => {
-    if (job.name === BULK_RUN_JOBS.sweep) return bulkRuns.sweep();
-    if (job.name === BULK_RUN_JOBS.advance)
-      return bulkRuns.advance(advanceBulkRunsPayloadSchema.parse(job.data).userId);
-    throw new Error(`Unknown bulk-run job: ${job.name}`);
-  }),
+  keyExpiry.expiringJobs(
+    RUN_JOB_TTL_SECONDS,
+    dispatchJobs(BULK_RUN_JOBS, {
+      advance: (job) => bulkRuns.advance(advanceBulkRunsPayloadSchema.parse(job.data).userId),
+      sweep: () => bulkRuns.sweep(),
+    }),
+  ),
   // Advances wait on the database and Redis; each user's take turns on a lock of their own.
   { connection, prefix, concurrency: 4 },
 );
@@ -483,10 +487,7 @@ const runsWorker = new Worker(
       leaseMs: config.RUN_LOCK_SECONDS * 1000 * 2,
       onError: (error) => log.warn({ err: error }, 'fair share unavailable; the run starts anyway'),
     },
-    keyExpiry.expiringJobs(RUN_JOB_TTL_SECONDS, async (job: Job) => {
-      if (job.name !== RUN_JOBS.runFlow) throw new Error(`Unknown run job: ${job.name}`);
-      return processRunFlow(job);
-    }),
+    keyExpiry.expiringJobs(RUN_JOB_TTL_SECONDS, dispatchJobs(RUN_JOBS, { runFlow: processRunFlow })),
   ),
   {
     connection,

@@ -9,6 +9,7 @@ export * from './contracts/auth.js';
 export * from './contracts/settings.js';
 export * from './define-job.js';
 export * from './jobs.js';
+export * from './session-commands.js';
 export * from './fair-share.js';
 export * from './service-config.js';
 export * from './contracts/automation.js';

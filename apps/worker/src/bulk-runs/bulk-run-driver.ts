@@ -2,9 +2,10 @@ import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { PrismaClient, RunStarter, RunRefusal } from '@pagewright/db';
 import {
-  ADVANCE_BULK_RUNS_JOB_OPTIONS,
   BULK_RUN_JOBS,
   MESSAGES,
+  addJob,
+  jobOf,
   runInputValuesOf,
   type AdvanceBulkRunsPayload,
 } from '@pagewright/shared';
@@ -164,7 +165,7 @@ export function createBulkRunDriver(deps: {
 
   /** Queues an advance of the user's bulk runs (the bulk-run queue's worker runs it). */
   async function wake(userId: string): Promise<void> {
-    await queue.add(BULK_RUN_JOBS.advance, { userId }, ADVANCE_BULK_RUNS_JOB_OPTIONS);
+    await addJob(queue, BULK_RUN_JOBS.advance, { userId });
   }
 
   return {
@@ -226,10 +227,9 @@ export type BulkRunDriver = ReturnType<typeof createBulkRunDriver>;
 
 /** Keeps the sweep's job scheduler (idempotent: run at start and when Redis comes back). */
 export async function scheduleBulkRunSweep(queue: Queue, everyMs: number): Promise<void> {
-  const key = BULK_RUN_JOBS.sweep;
   await queue.upsertJobScheduler(
-    key,
+    BULK_RUN_JOBS.sweep.name,
     { every: everyMs },
-    { name: key, data: {}, opts: { removeOnComplete: { count: 10 }, removeOnFail: { count: 10 } } },
+    jobOf(BULK_RUN_JOBS.sweep, {}),
   );
 }

@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '@pagewright/db';
-import { MAIL_JOBS, SEND_MAIL_JOB_OPTIONS } from '@pagewright/shared';
+import { MAIL_JOBS, addJob, jobOf, messageMailJobId } from '@pagewright/shared';
 
 /**
  * A worker that took a recipient's e-mail (SENDING) and has said nothing for this long stopped:
@@ -11,9 +11,6 @@ export const MESSAGE_MAIL_LEASE_MS = 10 * 60_000;
 
 /** Rows one pass of the re-queue job handles (the next pass takes the rest). */
 const REQUEUE_BATCH = 500;
-
-/** The job id of a recipient's e-mail: one job at a time per recipient. */
-export const messageMailJobId = (recipientId: string) => `message-mail-${recipientId}`;
 
 /**
  * The message outbox's periodic job (issue 24): the API stores each recipient's e-mail PENDING in
@@ -63,7 +60,7 @@ export function createMessageMailRequeue(deps: {
         data: { mailState: 'PENDING', mailStateAt: new Date() },
       });
       if (count === 0) continue;
-      await queue.add(MAIL_JOBS.sendMessage, { recipientId: id }, { ...SEND_MAIL_JOB_OPTIONS, jobId });
+      await addJob(queue, MAIL_JOBS.sendMessage, { recipientId: id });
       requeued += 1;
     }
     if (requeued > 0) log.warn({ requeued }, 'queued message e-mails again (their jobs were gone)');
@@ -73,10 +70,6 @@ export function createMessageMailRequeue(deps: {
 
 /** Keeps the re-queue job's scheduler (idempotent: run at start and when Redis comes back). */
 export async function scheduleMessageMailRequeue(queue: Queue, everyMs: number): Promise<void> {
-  const key = MAIL_JOBS.requeuePendingMessageMails;
-  await queue.upsertJobScheduler(
-    key,
-    { every: everyMs },
-    { name: key, data: {}, opts: { removeOnComplete: { count: 10 }, removeOnFail: { count: 10 } } },
-  );
+  const requeue = MAIL_JOBS.requeuePendingMessageMails;
+  await queue.upsertJobScheduler(requeue.name, { every: everyMs }, jobOf(requeue, {}));
 }

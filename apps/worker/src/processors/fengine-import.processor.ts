@@ -14,9 +14,10 @@ import {
   ENGINE_IMPORT_BATCH_MAX,
   ENGINE_MESSAGES,
   FENGINE_IMPORT_JOBS,
+  addJob,
   fengineImportJobId,
-  fengineImportJobOptions,
   fengineImportPayloadSchema,
+  jobOf,
   isEngineDatasetType,
   type EngineEntity,
   type EngineImportRow,
@@ -61,21 +62,18 @@ export async function queueEngineImport(
   datasetId: string,
   config: Pick<WorkerConfig, 'FENGINE_IMPORT_RETRY_SECONDS'>,
 ): Promise<void> {
-  await queue.add(
+  await addJob(
+    queue,
     FENGINE_IMPORT_JOBS.importDataset,
     { datasetId },
-    fengineImportJobOptions(datasetId, config.FENGINE_IMPORT_RETRY_SECONDS * 1000),
+    { backoff: { type: 'exponential', delay: config.FENGINE_IMPORT_RETRY_SECONDS * 1000 } },
   );
 }
 
 /** Keeps the sweep's job scheduler (idempotent: run at start and when Redis comes back). */
 export async function scheduleEngineImportSweep(queue: Queue, everyMs: number): Promise<void> {
-  const key = FENGINE_IMPORT_JOBS.sweep;
-  await queue.upsertJobScheduler(
-    key,
-    { every: everyMs },
-    { name: key, data: {}, opts: { removeOnComplete: { count: 10 }, removeOnFail: { count: 10 } } },
-  );
+  const sweep = FENGINE_IMPORT_JOBS.sweep;
+  await queue.upsertJobScheduler(sweep.name, { every: everyMs }, jobOf(sweep, {}));
 }
 
 /** One import row's values: by the entity's field names, typed as the contract says. */

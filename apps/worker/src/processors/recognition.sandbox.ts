@@ -10,6 +10,7 @@ import {
 } from '@pagewright/shared';
 import { loadConfig } from '../config.js';
 import { fairly, slotOwnerOf } from '../fair-share.js';
+import { dispatchJobs } from '../job-dispatch.js';
 import { recognizePdf } from '../recognition/recognize-pdf.js';
 import { renderTemplate, type RecognitionDeps } from '../recognition/render-template.js';
 
@@ -39,11 +40,20 @@ function dependencies(): RecognitionDeps & { sql: SqlRunner } {
   return deps;
 }
 
+/** The two kinds of recognition job; a job of another name fails (without a retry, as any here). */
+const readDocument = dispatchJobs<typeof RECOGNITION_JOBS, SandboxedJob>(RECOGNITION_JOBS, {
+  renderTemplate: async (job) => ({
+    pageCount: await renderTemplate(renderTemplatePayloadSchema.parse(job.data), dependencies()),
+  }),
+  recognizePdf: (job) => recognizePdf(recognizePdfPayloadSchema.parse(job.data), dependencies()),
+});
+
 /**
- * A job has two attempts (RECOGNITION_JOB_OPTIONS) for one case only: BullMQ handed it to a child
- * that had just died (killed while idle), which fails it before any child began it (issue 24). A
- * child marks the job begun (its progress) before it reads anything, and a job begun before is
- * never read again: the PDF may be what ended the child. Errors of the reading itself do not retry.
+ * A job has more than one attempt (RECOGNITION_JOBS' options) for one case only: BullMQ handed it
+ * to a child that had just died (killed while idle), which fails it before any child began it
+ * (issue 24). A child marks the job begun (its progress) before it reads anything, and a job begun
+ * before is never read again: the PDF may be what ended the child. Errors of the reading itself do
+ * not retry.
  */
 async function processRecognitionJob(job: SandboxedJob): Promise<unknown> {
   if (job.attemptsMade > 0 && job.progress !== 0)
@@ -54,13 +64,7 @@ async function processRecognitionJob(job: SandboxedJob): Promise<unknown> {
     process.exit(1);
   }, config.RECOGNITION_JOB_TIMEOUT_SECONDS * 1000);
   try {
-    if (job.name === RECOGNITION_JOBS.renderTemplate) {
-      return { pageCount: await renderTemplate(renderTemplatePayloadSchema.parse(job.data), dependencies()) };
-    }
-    if (job.name === RECOGNITION_JOBS.recognizePdf) {
-      return await recognizePdf(recognizePdfPayloadSchema.parse(job.data), dependencies());
-    }
-    throw new Error(`unknown recognition job ${job.name}`);
+    return await readDocument(job);
   } catch (error) {
     throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
   } finally {

@@ -2,12 +2,13 @@ import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { PrismaClient } from '@pagewright/db';
 import {
-  FIRE_SCHEDULER_JOB_OPTIONS,
   MAINTENANCE_JOBS,
   PURGE_EXPIRED_SESSIONS_EVERY_MS,
   SCHEDULE_JOBS,
   formatMessage,
+  jobOf,
   type FireSchedulerPayload,
+  type PurgeExpiredSessionsPayload,
 } from '@pagewright/shared';
 import {
   SCHEDULER_TIMETABLE_SELECT,
@@ -41,7 +42,7 @@ interface ReconcilerDeps {
   queue: Queue<FireSchedulerPayload>;
   maintenance: Queue;
   /** The maintenance job's data (its retention), as the worker's config gives it. */
-  maintenanceData: Record<string, unknown>;
+  maintenanceData: PurgeExpiredSessionsPayload;
   log: Logger;
 }
 
@@ -69,12 +70,12 @@ export function createJobSchedulerReconciler(deps: ReconcilerDeps) {
   let running: Promise<ReconcileCounts> | undefined;
 
   async function restoreMaintenance(): Promise<boolean> {
-    const key = MAINTENANCE_JOBS.purgeExpiredSessions;
-    if (await deps.maintenance.getJobScheduler(key)) return false;
+    const purge = MAINTENANCE_JOBS.purgeExpiredSessions;
+    if (await deps.maintenance.getJobScheduler(purge.name)) return false;
     await deps.maintenance.upsertJobScheduler(
-      key,
+      purge.name,
       { every: PURGE_EXPIRED_SESSIONS_EVERY_MS },
-      { name: key, data: deps.maintenanceData },
+      jobOf(purge, deps.maintenanceData),
     );
     return true;
   }
@@ -169,11 +170,7 @@ export function createJobSchedulerReconciler(deps: ReconcilerDeps) {
         seen.add(key);
         continue;
       }
-      await queue.upsertJobScheduler(key, rule, {
-        name: SCHEDULE_JOBS.fire,
-        data: { schedulerId: row.id },
-        opts: FIRE_SCHEDULER_JOB_OPTIONS,
-      });
+      await queue.upsertJobScheduler(key, rule, jobOf(SCHEDULE_JOBS.fire, { schedulerId: row.id }));
       if (current) {
         counts.changed++;
         continue;

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { DatasetRowChanges, Prisma, PrismaClient } from '@pagewright/db';
 import {
   WEBHOOK_JOBS,
-  deliverWebhookJobOptions,
+  jobOf,
   stepValueSchema,
   type DatasetRowsChangedData,
   type DeliverWebhookPayload,
@@ -87,11 +87,7 @@ export function createWebhookEvents(deps: WebhookEventsDeps) {
       select: { id: true },
     });
     await queue.addBulk(
-      deliveries.map((delivery) => ({
-        name: WEBHOOK_JOBS.deliver,
-        data: { deliveryId: delivery.id },
-        opts: deliverWebhookJobOptions(delivery.id),
-      })),
+      deliveries.map((delivery) => jobOf(WEBHOOK_JOBS.deliver, { deliveryId: delivery.id })),
     );
     return deliveries.length;
   }

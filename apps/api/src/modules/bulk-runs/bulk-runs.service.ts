@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Queue } from 'bullmq';
 import {
-  ADVANCE_BULK_RUNS_JOB_OPTIONS,
   BULK_RUNS_MAX_RUNNING_PER_USER,
   BULK_RUN_JOBS,
   MESSAGES,
+  addJob,
   declaredInputsOf,
   runInputValuesOf,
   type AdvanceBulkRunsPayload,
@@ -50,7 +50,7 @@ export function createBulkRunService(deps: {
   /** Wakes the driver; if Redis is away, its sweep starts the items within half a minute. */
   async function wake(userId: string): Promise<void> {
     try {
-      await queue.add(BULK_RUN_JOBS.advance, { userId }, ADVANCE_BULK_RUNS_JOB_OPTIONS);
+      await addJob(queue, BULK_RUN_JOBS.advance, { userId });
     } catch (error) {
       log.warn({ err: error }, 'could not wake the bulk-run driver; its sweep will start the items');
     }

@@ -25,7 +25,7 @@ async function jobSchedulersMatch(app: FastifyInstance): Promise<boolean> {
   const [inRedis, rows, purge] = await Promise.all([
     app.redis.zrange(schedules.toKey('repeat'), '0', '-1'),
     app.db.scheduler.findMany({ select: { id: true } }),
-    maintenance.getJobScheduler(MAINTENANCE_JOBS.purgeExpiredSessions),
+    maintenance.getJobScheduler(MAINTENANCE_JOBS.purgeExpiredSessions.name),
   ]);
   if (!purge || inRedis.length !== rows.length) return false;
   const keys = new Set(inRedis);

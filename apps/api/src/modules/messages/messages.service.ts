@@ -5,7 +5,7 @@ import pLimit from 'p-limit';
 import {
   MAIL_JOBS,
   MESSAGES,
-  SEND_MAIL_JOB_OPTIONS,
+  jobOf,
   publishLiveEvent,
   splitRecipients,
   type LiveEventPublisher,
@@ -235,11 +235,7 @@ export function createMessageService(deps: {
   async function queueMails(recipientIds: string[]): Promise<void> {
     try {
       await mailQueue.addBulk(
-        recipientIds.map((recipientId) => ({
-          name: MAIL_JOBS.sendMessage,
-          data: { recipientId },
-          opts: { ...SEND_MAIL_JOB_OPTIONS, jobId: `message-mail-${recipientId}` },
-        })),
+        recipientIds.map((recipientId) => jobOf(MAIL_JOBS.sendMessage, { recipientId })),
       );
     } catch (error) {
       log.warn({ err: error }, 'could not queue the e-mails of a message (the re-queue job will)');

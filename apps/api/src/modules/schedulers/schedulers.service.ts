@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import {
-  FIRE_SCHEDULER_JOB_OPTIONS,
   MESSAGES,
   SCHEDULE_JOBS,
   formatMessage,
+  jobOf,
   type RenameSchedulerRequest,
   type SaveSchedulerRequest,
   type SchedulerDto,
@@ -152,11 +152,11 @@ export function createSchedulerService(deps: {
           request.extractorIds,
           (schedulerId) =>
             inRedis(() =>
-              queue.upsertJobScheduler(jobSchedulerId(schedulerId), repeatRuleOf(timetable), {
-                name: SCHEDULE_JOBS.fire,
-                data: { schedulerId },
-                opts: FIRE_SCHEDULER_JOB_OPTIONS,
-              }),
+              queue.upsertJobScheduler(
+                jobSchedulerId(schedulerId),
+                repeatRuleOf(timetable),
+                jobOf(SCHEDULE_JOBS.fire, { schedulerId }),
+              ),
             ),
           (others) => checkLimits(id === null, timetable, others),
         );

@@ -3,12 +3,13 @@ import type { QueueEvents } from 'bullmq';
 import {
   MESSAGES,
   RECOGNITION_JOBS,
-  RECOGNITION_JOB_OPTIONS,
+  addJob,
   isPdfRefusal,
   looksLikePdf,
-  recognizePdfResultSchema,
+  parseJobResult,
   templateMismatchText,
   toRecognitionCsv,
+  type JobResult,
   type RecognitionResult,
   type RecognizedValue,
 } from '@pagewright/shared';
@@ -16,8 +17,6 @@ import { AppError } from '../../lib/app-error.js';
 import { isRedisUnavailable } from '../../lib/redis-fail-fast.js';
 import type { RecognitionQueue } from '../../plugins/queues.js';
 import type { RecognitionRepository } from './statement-recognition.repository.js';
-
-type RecognizePdfRead = ReturnType<typeof recognizePdfResultSchema.parse>;
 
 /**
  * Reading statements with a template (data spec §4, §7). Each upload becomes a job on the
@@ -52,14 +51,15 @@ export function createRecognitionService(deps: {
         throw AppError.notFound(MESSAGES['template.not.found']);
       if (!looksLikePdf(file.content)) throw AppError.validation(MESSAGES['recognition.not.pdf'], 'file');
       const created = await recognition.createJob(userId, templateId, file.name, file.content);
-      let read: RecognizePdfRead;
+      let read: JobResult<typeof RECOGNITION_JOBS.recognizePdf>;
       try {
-        const job = await queue.add(
+        const job = await addJob(
+          queue,
           RECOGNITION_JOBS.recognizePdf,
           { recognitionJobId: created.id, userId },
-          { ...RECOGNITION_JOB_OPTIONS, jobId: created.id, priority: await priorityOf(userId, created.id) },
+          { jobId: created.id, priority: await priorityOf(userId, created.id) },
         );
-        read = recognizePdfResultSchema.parse(await job.waitUntilFinished(events, waitMs));
+        read = parseJobResult(RECOGNITION_JOBS.recognizePdf, await job.waitUntilFinished(events, waitMs));
       } catch (error) {
         log.warn({ err: error, recognitionJobId: created.id }, 'a statement could not be read');
         // A job that never ran (or ran past the wait) is failed here; one that failed says so itself.

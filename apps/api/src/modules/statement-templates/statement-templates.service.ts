@@ -3,7 +3,7 @@ import {
   MESSAGES,
   NAME_MAX_LENGTH,
   RECOGNITION_JOBS,
-  RECOGNITION_JOB_OPTIONS,
+  addJob,
   looksLikePdf,
   type TemplateBox,
   type TemplateDto,
@@ -155,10 +155,11 @@ export function createTemplateService(deps: {
       }
       const fileId = await templates.storeSample(userId, file.name, file.content);
       const jobId = `render-${fileId}`;
-      await queue.add(
+      await addJob(
+        queue,
         RECOGNITION_JOBS.renderTemplate,
         { userId, templateId, fileId },
-        { ...RECOGNITION_JOB_OPTIONS, jobId, priority: await priorityOf(userId, jobId) },
+        { jobId, priority: await priorityOf(userId, jobId) },
       );
       return { message: MESSAGES['template.image.uploaded'] };
     },

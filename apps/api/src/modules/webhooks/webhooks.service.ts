@@ -6,7 +6,7 @@ import {
   WEBHOOK_DELIVERIES_PAGE_SIZE,
   WEBHOOK_JOBS,
   WEBHOOK_SECRET_PREFIX,
-  deliverWebhookJobOptions,
+  addJob,
   formatMessage,
   type ChangeAlert,
   type CreateWebhookEndpoint,
@@ -90,7 +90,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     payload: DeliveryPayload;
   }): Promise<WebhookDeliveryView> {
     const created = await webhooks.createDelivery(delivery);
-    await queue.add(WEBHOOK_JOBS.deliver, { deliveryId: created.id }, deliverWebhookJobOptions(created.id));
+    await addJob(queue, WEBHOOK_JOBS.deliver, { deliveryId: created.id });
     return deliveryView(created);
   }
 
