@@ -49,7 +49,7 @@ function renderDialog(ask: PendingAskAction) {
   return { user: userEvent.setup({ delay: null }), onAnswer, onPickArea };
 }
 
-const confirmButton = () => screen.getByRole('button', { name: 'Confirm' }) as HTMLButtonElement;
+const confirmButton = () => screen.getByRole<HTMLButtonElement>('button', { name: 'Confirm' });
 
 describe('the ask dialog', () => {
   it('shows the question, sends the typed value, and keeps Confirm disabled for 500 ms after each click', async () => {
@@ -96,7 +96,7 @@ describe('the ask dialog', () => {
 
   it('refuses "save for next time" while the action is not saved yet', async () => {
     const { user, onAnswer } = renderDialog(askOf({ isActionSaved: false }));
-    const save = screen.getByRole('checkbox', { name: 'Save for next time' }) as HTMLInputElement;
+    const save = screen.getByRole<HTMLInputElement>('checkbox', { name: 'Save for next time' });
     await user.click(save);
     expect(screen.getByText(MESSAGES['extractor.ask.save.unsaved'])).toBeTruthy();
     expect(save.checked).toBe(false);
@@ -106,7 +106,7 @@ describe('the ask dialog', () => {
 
   it('saves for next time on a saved action, and hides a password answer until asked', async () => {
     const { user, onAnswer } = renderDialog(askOf({ type: 'ASK_PASSWORD', label: 'Password' }));
-    const input = screen.getByLabelText('Answer') as HTMLInputElement;
+    const input = screen.getByLabelText<HTMLInputElement>('Answer');
     expect(input.type).toBe('password');
     await user.click(screen.getByRole('button', { name: 'Show characters' }));
     expect(input.type).toBe('text');
@@ -182,7 +182,7 @@ describe('the ask dialog', () => {
       const { user, onAnswer } = renderDialog(
         askOf({ type: 'ASK_F_ENGINE_PASSWORD', label: 'Engine password' }),
       );
-      const input = screen.getByLabelText('Answer') as HTMLInputElement;
+      const input = screen.getByLabelText<HTMLInputElement>('Answer');
       expect(input.type).toBe('password');
       await user.type(input, 's3cret{Enter}');
       expect(onAnswer).toHaveBeenCalledWith({ textValue: 's3cret', saveOptionsFlag: false });

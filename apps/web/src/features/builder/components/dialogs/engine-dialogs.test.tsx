@@ -82,7 +82,7 @@ describe('the F-engine sign-in asks', () => {
 
   it('ASK_F_ENGINE_PASSWORD takes its answer in a password field', async () => {
     const { user, onConfirm } = renderAction({ actionType: 'ASK_F_ENGINE_PASSWORD' });
-    const answer = screen.getByLabelText('Answer now') as HTMLInputElement;
+    const answer = screen.getByLabelText<HTMLInputElement>('Answer now');
     expect(answer.type).toBe('password');
     await user.type(screen.getByRole('textbox', { name: /^Question/ }), 'Engine password?');
     await user.type(answer, 's3cret');
