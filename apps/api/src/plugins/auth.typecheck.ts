@@ -14,4 +14,4 @@ type SecretBearing = {
 }[keyof Caller];
 type HashNamed = Extract<keyof Caller, `${string}${'hash' | 'Hash'}${string}` | 'password' | 'account'>;
 
-export const callerHoldsNoUserRow: [SecretBearing | HashNamed] extends [never] ? true : false = true;
+export const callerHoldsNoUserRow: [SecretBearing, HashNamed] extends [never, never] ? true : false = true;
