@@ -42,6 +42,7 @@ export function createDatabase(
 export * from './secret-box.js';
 export * from './flow-actions.js';
 export * from './file-storage.js';
+export * from './datasets/sql.js';
 export * from './datasets/sql-runner.js';
 export * from './datasets/dataset-table.js';
 export * from './datasets/dataset-fill.js';

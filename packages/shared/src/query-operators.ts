@@ -13,7 +13,7 @@ export type OperatorFamily = (typeof OPERATOR_FAMILIES)[number];
 export const OPERATOR_VALUE_TYPES = ['TEXT', 'NUMBER', 'DATE', 'DATE_RANGE', 'LIST', 'NONE'] as const;
 export type OperatorValueType = (typeof OPERATOR_VALUE_TYPES)[number];
 
-export interface QueryOperator {
+interface OperatorDefinition {
   operatorId: number;
   name: string;
   operatorType: OperatorFamily;
@@ -24,7 +24,7 @@ export interface QueryOperator {
 const TEXTUAL: readonly ValueType[] = ['TEXT', 'FILE'];
 const ALL: readonly ValueType[] = ['TEXT', 'NUMBER', 'DATETIME', 'FILE'];
 
-export const QUERY_OPERATORS: readonly QueryOperator[] = [
+const OPERATORS = [
   { operatorId: 1, name: 'equals', operatorType: 'TEXT', valueType: 'TEXT', appliesTo: TEXTUAL },
   { operatorId: 2, name: 'not equals', operatorType: 'TEXT', valueType: 'TEXT', appliesTo: TEXTUAL },
   { operatorId: 3, name: 'contains', operatorType: 'TEXT', valueType: 'TEXT', appliesTo: TEXTUAL },
@@ -101,7 +101,16 @@ export const QUERY_OPERATORS: readonly QueryOperator[] = [
     appliesTo: ['DATETIME'],
   },
   { operatorId: 28, name: 'this year', operatorType: 'NO_VALUE', valueType: 'NONE', appliesTo: ['DATETIME'] },
-];
+] as const satisfies readonly OperatorDefinition[];
+
+/** An operator's name: the SQL side looks each operator up by it (dataset-query.ts's OPERATOR_SQL). */
+export type OperatorName = (typeof OPERATORS)[number]['name'];
+
+export interface QueryOperator extends OperatorDefinition {
+  name: OperatorName;
+}
+
+export const QUERY_OPERATORS: readonly QueryOperator[] = OPERATORS;
 
 export function queryOperator(operatorId: number): QueryOperator | undefined {
   return QUERY_OPERATORS[operatorId - 1];

@@ -126,13 +126,13 @@ async function fillDatasets(
   extractorId: string,
   end: RunEnd,
 ): Promise<{ end: RunEnd; pendingEngineDatasetIds: string[]; changes: DatasetRowChanges[] }> {
-  await tx.$executeRawUnsafe('SAVEPOINT dataset_fill');
+  await tx.$executeRaw`SAVEPOINT dataset_fill`;
   try {
     const { pendingEngineDatasetIds, changes } = await fillDatasetsOfRun(tx, { id: runId, extractorId });
-    await tx.$executeRawUnsafe('RELEASE SAVEPOINT dataset_fill');
+    await tx.$executeRaw`RELEASE SAVEPOINT dataset_fill`;
     return { end, pendingEngineDatasetIds, changes };
   } catch (error) {
-    await tx.$executeRawUnsafe('ROLLBACK TO SAVEPOINT dataset_fill');
+    await tx.$executeRaw`ROLLBACK TO SAVEPOINT dataset_fill`;
     const failed: RunEnd = {
       status: 'ERROR',
       errorCode: AUTOMATION_ERROR_BASE + 13,

@@ -1,6 +1,6 @@
 import type { Job, Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import type { RunRefusal, RunStarter, SqlRunner } from '@pagewright/db';
+import { sql, type RunRefusal, type RunStarter, type SqlRunner } from '@pagewright/db';
 import { MESSAGES, fireSchedulerPayloadSchema, type FireSchedulerPayload } from '@pagewright/shared';
 import {
   isIntendedFiring,
@@ -30,7 +30,7 @@ export function scheduledTimeOf(job: Job): Date {
 }
 
 /** A scheduler with its timetable and its extractors in the order they were chosen: one statement. */
-const SCHEDULER_SQL = `
+const schedulerStatement = (schedulerId: string) => sql`
   SELECT s."userId", s."scheduleType"::text AS "scheduleType", s."minuteInterval", s.time,
     s."daysOfWeek"::text[] AS "daysOfWeek", s."dayOfMonth", s.timezone,
     COALESCE(
@@ -39,7 +39,7 @@ const SCHEDULER_SQL = `
       '{}'
     ) AS "extractorIds"
   FROM "Scheduler" s LEFT JOIN "SchedulerExtractor" se ON se."schedulerId" = s.id
-  WHERE s.id = $1::uuid
+  WHERE s.id = ${schedulerId}::uuid
   GROUP BY s.id`;
 
 interface SchedulerToFire extends SchedulerTimetableColumns {
@@ -48,9 +48,16 @@ interface SchedulerToFire extends SchedulerTimetableColumns {
 }
 
 /** A skip, unless this firing of the extractor is already recorded (a run or an earlier skip). */
-const SKIP_SQL = `
+const skipStatement = (skip: {
+  schedulerId: string;
+  extractorId: string;
+  userId: string;
+  scheduledFor: Date;
+  reason: string;
+}) => sql`
   INSERT INTO "SchedulerFiring" (id, "schedulerId", "extractorId", "userId", "scheduledFor", outcome, "skipReason", "createdAt")
-  VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::uuid, $4::timestamp, 'SKIPPED', $5, now() AT TIME ZONE 'UTC')
+  VALUES (gen_random_uuid(), ${skip.schedulerId}::uuid, ${skip.extractorId}::uuid, ${skip.userId}::uuid,
+    ${skip.scheduledFor.toISOString()}::timestamp, 'SKIPPED', ${skip.reason}, now() AT TIME ZONE 'UTC')
   ON CONFLICT ("schedulerId", "extractorId", "scheduledFor") DO NOTHING
   RETURNING id`;
 
@@ -73,13 +80,13 @@ export function createFireSchedulerProcessor(deps: {
   schedules: Queue<FireSchedulerPayload>;
   log: Logger;
 }) {
-  const { sql, starter, log } = deps;
+  const { sql: runner, starter, log } = deps;
   return async function fireScheduler(
     job: Job,
   ): Promise<FiringOutcome | { stale: true } | { notThisDay: true }> {
     const { schedulerId } = fireSchedulerPayloadSchema.parse(job.data);
     const scheduledFor = scheduledTimeOf(job);
-    const [scheduler] = await sql.query<SchedulerToFire>(SCHEDULER_SQL, [schedulerId]);
+    const [scheduler] = await runner.query<SchedulerToFire>(schedulerStatement(schedulerId));
     if (!scheduler) {
       // Deleted while Redis could not hear of it: its job scheduler goes now.
       await deps.schedules.removeJobScheduler(jobSchedulerId(schedulerId));
@@ -105,13 +112,15 @@ export function createFireSchedulerProcessor(deps: {
       if (result.refusal === 'QUEUE_UNAVAILABLE')
         log.error({ err: result.cause, schedulerId, extractorId }, 'could not queue a scheduled run');
       // A skip another handling of this firing already recorded (or a run it started) stays.
-      const recorded = await sql.query(SKIP_SQL, [
-        schedulerId,
-        extractorId,
-        scheduler.userId,
-        scheduledFor.toISOString(),
-        SKIP_TEXTS[result.refusal],
-      ]);
+      const recorded = await runner.query(
+        skipStatement({
+          schedulerId,
+          extractorId,
+          userId: scheduler.userId,
+          scheduledFor,
+          reason: SKIP_TEXTS[result.refusal],
+        }),
+      );
       if (recorded.length > 0) outcome.skipped++;
       else outcome.alreadyFired++;
     }

@@ -1,4 +1,4 @@
-import type { SqlRunner } from '@pagewright/db';
+import { sql, type SqlRunner } from '@pagewright/db';
 import { readStatement, statementText, type TemplatePageSpec } from '@pagewright/recognition';
 import { TEMPLATE_PAGES_MAX, type RecognizePdfPayload, type RecognizePdfResult } from '@pagewright/shared';
 import type { RecognitionDeps } from './render-template.js';
@@ -8,9 +8,9 @@ import type { RecognitionDeps } from './render-template.js';
  * in one statement: a statement is read in a few milliseconds, so round trips count. Only a job
  * still QUEUED starts: one its caller gave up (the API ended it ERROR) is dropped (issue 24).
  */
-const LOAD_SQL = `
+const loadStatement = (jobId: string) => sql`
   UPDATE "RecognitionJob" j SET status = 'PROCESSING', "updatedAt" = now()
-   WHERE j.id = $1::uuid AND j.status = 'QUEUED'
+   WHERE j.id = ${jobId}::uuid AND j.status = 'QUEUED'
   RETURNING j."userId", j."sourceFileId",
     (SELECT coalesce(json_agg(json_build_object(
               'pageNumber', i."pageNumber",
@@ -30,23 +30,26 @@ const LOAD_SQL = `
  * The job's end and its values in one statement, only while it is still PROCESSING: a job its
  * caller gave up meanwhile stays ERROR, without values (`ended` is 0).
  */
-const STORE_SQL = `
+const storeStatement = (
+  jobId: string,
+  end: { results: string; text: string; pageCount: number; mismatch: string | null },
+) => sql`
   WITH ended AS (
     UPDATE "RecognitionJob"
-       SET status = 'DONE', text = $3, "pageCount" = $4, mismatch = $5::jsonb, progress = 100,
-           "finishedAt" = now(), "updatedAt" = now()
-     WHERE id = $1::uuid AND status = 'PROCESSING'
+       SET status = 'DONE', text = ${end.text}, "pageCount" = ${end.pageCount}, mismatch = ${end.mismatch}::jsonb,
+           progress = 100, "finishedAt" = now(), "updatedAt" = now()
+     WHERE id = ${jobId}::uuid AND status = 'PROCESSING'
     RETURNING id
   ), stored AS (
     INSERT INTO "RecognitionResult" (id, "jobId", page, sequence, label, value, problem, "createdAt")
     SELECT gen_random_uuid(), ended.id, r.page, r.sequence, r.label, r.value, r.problem, now()
-      FROM ended, json_to_recordset($2::json) AS r(page int, sequence int, label text, value text, problem text)
+      FROM ended, json_to_recordset(${end.results}::json) AS r(page int, sequence int, label text, value text, problem text)
     RETURNING 1)
   SELECT (SELECT count(*) FROM ended)::int AS ended, (SELECT count(*) FROM stored)::int AS stored`;
 
-const FAIL_SQL = `
-  UPDATE "RecognitionJob" SET status = 'ERROR', error = $2, "finishedAt" = now(), "updatedAt" = now()
-   WHERE id = $1::uuid AND status = 'PROCESSING'`;
+const failStatement = (jobId: string, error: string) => sql`
+  UPDATE "RecognitionJob" SET status = 'ERROR', error = ${error}, "finishedAt" = now(), "updatedAt" = now()
+   WHERE id = ${jobId}::uuid AND status = 'PROCESSING'`;
 
 /** Why a job was not read: it is gone, or it is no longer QUEUED (its caller gave up). */
 export const GIVEN_UP_MESSAGE = 'the recognition job is gone or was given up';
@@ -69,9 +72,9 @@ export async function recognizePdf(
   payload: RecognizePdfPayload,
   deps: Pick<RecognitionDeps, 'files' | 'pdfPagesMax'> & { sql: SqlRunner },
 ): Promise<RecognizePdfResult> {
-  const { files, sql, pdfPagesMax } = deps;
+  const { files, sql: runner, pdfPagesMax } = deps;
   const id = payload.recognitionJobId;
-  const [job] = await sql.query<LoadedJob>(LOAD_SQL, [id]);
+  const [job] = await runner.query<LoadedJob>(loadStatement(id));
   if (!job) throw new Error(GIVEN_UP_MESSAGE);
   try {
     const source = job.sourceFileId ? await files.get(job.sourceFileId, job.userId) : null;
@@ -97,13 +100,9 @@ export async function recognizePdf(
       problem,
     }));
     const mismatch = mismatches.length > 0 ? JSON.stringify(mismatches) : null;
-    const [stored] = await sql.query<{ ended: number }>(STORE_SQL, [
-      id,
-      JSON.stringify(results),
-      text,
-      pageCount,
-      mismatch,
-    ]);
+    const [stored] = await runner.query<{ ended: number }>(
+      storeStatement(id, { results: JSON.stringify(results), text, pageCount, mismatch }),
+    );
     if (!stored?.ended) throw new Error(GIVEN_UP_MESSAGE);
     const failedBoxes = values.flatMap(({ page, label, problem }) =>
       problem ? [{ page, label, problem }] : [],
@@ -111,7 +110,7 @@ export async function recognizePdf(
     return { pageCount, text, mismatches, failedBoxes };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    await sql.query(FAIL_SQL, [id, reason.slice(0, 1000)]);
+    await runner.query(failStatement(id, reason.slice(0, 1000)));
     throw error;
   } finally {
     if (job.sourceFileId) await files.delete([job.sourceFileId]);

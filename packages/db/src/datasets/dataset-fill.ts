@@ -1,5 +1,6 @@
 import type { ValueType } from '@pagewright/shared';
-import { datasetTable, fieldColumn, sqlTypeOf, type DatasetTableField } from './dataset-table.js';
+import { aliasOf, datasetTable, fieldColumn, sqlTypeOf, type DatasetTableField } from './dataset-table.js';
+import { ident, join, sql } from './sql.js';
 import type { SqlRunner } from './sql-runner.js';
 
 /** A value as a run read it: text, number, ISO date-time, a stored file's id, or nothing. */
@@ -60,7 +61,7 @@ export interface DatasetFill {
  * written and how many of them are new.
  */
 export async function fillDataset(
-  sql: SqlRunner,
+  runner: SqlRunner,
   fill: DatasetFill,
 ): Promise<{ written: number; inserted: number }> {
   const byId = new Map(fill.fields.map((field) => [field.id, field]));
@@ -79,37 +80,37 @@ export async function fillDataset(
     rows = [...lastByKey.values()];
   }
 
-  const columns = written.map((field) => fieldColumn(field.id));
-  const arrays = written.map((_, index) => rows.map((row) => row[index] ?? null));
-  const n = written.length;
-  const selects = written.map((field, index) => `u.c${index}::${sqlTypeOf(field.type)}`);
-  const unnest = written.map((_, index) => `$${index + 1}::text[]`).join(', ');
-  const aliases = written.map((_, index) => `c${index}`).join(', ');
+  const columns = written.map((field) => ident(fieldColumn(field.id)));
+  const aliases = written.map((_, index) => ident(aliasOf('c', index)));
+  const selects = written.map(
+    (field, index) => sql`u.${ident(aliasOf('c', index))}::${sqlTypeOf(field.type)}`,
+  );
+  // One text[] parameter per column: the statement's size does not grow with the rows.
+  const unnest = written.map((_, index) => sql`${rows.map((row) => row[index] ?? null)}::text[]`);
   const updates = [
-    ...columns.map((column) => `${column} = EXCLUDED.${column}`),
-    '_extractor_id = EXCLUDED._extractor_id',
-    '_run_id = EXCLUDED._run_id',
-    '_updated_at = now()',
+    ...columns.map((column) => sql`${column} = EXCLUDED.${column}`),
+    sql`_extractor_id = EXCLUDED._extractor_id`,
+    sql`_run_id = EXCLUDED._run_id`,
+    sql`_updated_at = now()`,
     ...(fill.isEngineDataset
       ? [
-          `_engine_version = CASE WHEN ROW(${columns.map((column) => `t.${column}`).join(', ')}) IS DISTINCT FROM ROW(${columns
-            .map((column) => `EXCLUDED.${column}`)
-            .join(', ')}) THEN t._engine_version + 1 ELSE t._engine_version END`,
+          sql`_engine_version = CASE WHEN ROW(${join(columns.map((column) => sql`t.${column}`))}) IS DISTINCT FROM ROW(${join(
+            columns.map((column) => sql`EXCLUDED.${column}`),
+          )}) THEN t._engine_version + 1 ELSE t._engine_version END`,
         ]
       : []),
   ];
   const conflict =
     keys.length > 0
-      ? ` ON CONFLICT (${keys.map((key) => fieldColumn(key.id)).join(', ')}) DO UPDATE SET ${updates.join(', ')}`
-      : '';
+      ? sql` ON CONFLICT (${join(keys.map((key) => ident(fieldColumn(key.id))))}) DO UPDATE SET ${join(updates)}`
+      : sql``;
   // xmax is 0 on a row this statement inserted, not on one it updated: the dataset's row count.
-  const [result] = await sql.query<{ inserted: number }>(
-    `WITH written AS (
-       INSERT INTO ${datasetTable(fill.datasetId)} AS t (${columns.join(', ')}, _extractor_id, _run_id)
-       SELECT ${selects.join(', ')}, $${n + 1}::uuid, $${n + 2}::uuid FROM unnest(${unnest}) AS u(${aliases})${conflict}
+  const [result] = await runner.query<{ inserted: number }>(
+    sql`WITH written AS (
+       INSERT INTO ${ident(datasetTable(fill.datasetId))} AS t (${join(columns)}, _extractor_id, _run_id)
+       SELECT ${join(selects)}, ${fill.extractorId}::uuid, ${fill.runId}::uuid FROM unnest(${join(unnest)}) AS u(${join(aliases)})${conflict}
        RETURNING (xmax = 0) AS inserted)
      SELECT count(*) FILTER (WHERE inserted)::int AS inserted FROM written`,
-    [...arrays, fill.extractorId, fill.runId],
   );
   return { written: rows.length, inserted: result?.inserted ?? 0 };
 }

@@ -246,7 +246,7 @@ describe('relative days', () => {
     await createDatasetTable(sql, relativeId, fields);
     // Noon of days counted back from today in the zone (UTC+14: its days are not UTC's).
     const days = [0, 1, 6, 7, 29, 30, 400, -1];
-    const local = await sql.query<{ day: number; at: string }>(
+    const { rows: local } = await pool.query<{ day: number; at: string }>(
       `SELECT d AS day, to_char((((now() AT TIME ZONE $1)::date - d) + time '12:00') AT TIME ZONE $1 AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS at
        FROM unnest($2::int[]) AS d`,
       [timeZone, days],
@@ -280,7 +280,9 @@ describe('relative days', () => {
     expect(await daysBack(25)).toEqual([0, 1, 6]);
     expect(await daysBack(26)).toEqual([0, 1, 6, 7, 29]);
     // Tomorrow (-1) is this month's and this year's too, unless today ends them.
-    const [today] = await sql.query<{ day: number; doy: number; sameMonth: boolean; sameYear: boolean }>(
+    const {
+      rows: [today],
+    } = await pool.query<{ day: number; doy: number; sameMonth: boolean; sameYear: boolean }>(
       `SELECT extract(day FROM d)::int AS day, extract(doy FROM d)::int AS doy,
               date_trunc('month', d) = date_trunc('month', d + 1) AS "sameMonth",
               date_trunc('year', d) = date_trunc('year', d + 1) AS "sameYear"

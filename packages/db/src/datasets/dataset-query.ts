@@ -4,10 +4,13 @@ import {
   MESSAGES,
   formatMessage,
   queryOperator,
+  type OperatorName,
   type OrderType,
+  type QueryOperator,
   type ValueType,
 } from '@pagewright/shared';
-import { datasetTable, fieldColumn } from './dataset-table.js';
+import { aliasOf, datasetTable, fieldColumn } from './dataset-table.js';
+import { ident, join, sql, sqlInteger, type SqlFragment, type SqlIdentifier } from './sql.js';
 import type { SqlRunner } from './sql-runner.js';
 
 /**
@@ -68,14 +71,6 @@ export class DatasetQueryError extends Error {
 }
 
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/u;
-const NUMBER_COMPARISONS: Readonly<Record<number, string>> = {
-  7: '=',
-  8: '<>',
-  9: '>',
-  10: '<',
-  11: '>=',
-  12: '<=',
-};
 
 type FilterValue =
   | { kind: 'none' }
@@ -114,17 +109,27 @@ export function filterListItems(inputValue: string): string[] {
 
 const mandatory: FilterProblem = { field: 'inputValue', message: MESSAGES['query.all.fields.mandatory'] };
 
+/** The filter's operator and its value read as the operator's kind, or what is wrong with them. */
 function parseFilter(
   type: ValueType,
   operatorId: number,
   inputValue: string | null | undefined,
-): { value: FilterValue } | { problem: FilterProblem } {
+): { operator: QueryOperator; value: FilterValue } | { problem: FilterProblem } {
   const operator = queryOperator(operatorId);
   if (!operator || !Number.isInteger(operatorId)) return { problem: { ...mandatory, field: 'operatorId' } };
   if (!operator.appliesTo.includes(type))
     return {
       problem: { field: 'operatorId', message: formatMessage('query.operator.not.for.type', { type }) },
     };
+  const parsed = readValue(type, operator, inputValue);
+  return 'problem' in parsed ? parsed : { operator, value: parsed.value };
+}
+
+function readValue(
+  type: ValueType,
+  operator: QueryOperator,
+  inputValue: string | null | undefined,
+): { value: FilterValue } | { problem: FilterProblem } {
   if (operator.valueType === 'NONE') return { value: { kind: 'none' } };
   if (inputValue == null || inputValue.trim() === '') return { problem: mandatory };
   switch (operator.valueType) {
@@ -183,195 +188,224 @@ function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/gu, (character) => `\\${character}`);
 }
 
-/** Bound values, numbered as they are added. */
-class Parameters {
-  readonly values: unknown[] = [];
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
+/** What a filter's SQL reads: the field, its column, what text operators compare, the time zone. */
+interface FilterTarget {
+  field: DatasetQueryField;
+  column: SqlFragment;
+  /** A FILE field's file name, else the column. */
+  compared: SqlFragment;
+  /** IANA zone in which date filters count days. */
+  timeZone: string;
 }
+
+// Negations keep empty cells: an empty cell is not equal to, does not contain, is not on a value.
+const orEmpty = (target: FilterTarget, condition: SqlFragment) =>
+  sql`(${target.column} IS NULL OR ${condition})`;
+const like = (target: FilterTarget, pattern: string) => sql`${target.compared} ILIKE ${pattern}`;
+
+/** The instant a day (a SQL date expression) starts in the query's time zone. */
+const dayStart = (target: FilterTarget, day: SqlFragment) =>
+  sql`((${day})::timestamp AT TIME ZONE ${target.timeZone})`;
+const today = (target: FilterTarget) => sql`(now() AT TIME ZONE ${target.timeZone})::date`;
+const nextDay = (day: SqlFragment) => sql`${day} + 1`;
+
+/** The column within [from day, to day): both SQL date expressions. */
+const daysBetween = (target: FilterTarget, fromDay: SqlFragment, toDay: SqlFragment) =>
+  sql`(${target.column} >= ${dayStart(target, fromDay)} AND ${target.column} < ${dayStart(target, toDay)})`;
+const lastDays = (target: FilterTarget, days: number) =>
+  daysBetween(target, sql`${today(target)} - ${days}::int`, nextDay(today(target)));
+
+function isInList(target: FilterTarget, items: string[]): SqlFragment {
+  return target.field.type === 'NUMBER'
+    ? sql`${target.column} = ANY(${items}::numeric[])`
+    : sql`${target.compared} = ANY(${items}::text[])`;
+}
+
+/** The SQL of one operator, given the filter's target and its parsed value. */
+type OperatorSql = (target: FilterTarget, value: FilterValue) => SqlFragment;
+
+function valueOf<Kind extends FilterValue['kind']>(
+  value: FilterValue,
+  kind: Kind,
+): Extract<FilterValue, { kind: Kind }> {
+  // parseFilter reads the value by the same operator's valueType: a mismatch is a bug here.
+  if (!isValueOf(value, kind)) throw new Error(`A filter that takes a ${kind} value got a ${value.kind}`);
+  return value;
+}
+function isValueOf<Kind extends FilterValue['kind']>(
+  value: FilterValue,
+  kind: Kind,
+): value is Extract<FilterValue, { kind: Kind }> {
+  return value.kind === kind;
+}
+
+const withText =
+  (condition: (target: FilterTarget, text: string) => SqlFragment): OperatorSql =>
+  (target, value) =>
+    condition(target, valueOf(value, 'text').text);
+/** A number compared with `operator` (a decimal string, compared as numeric). */
+const comparedTo =
+  (operator: SqlFragment, { keepsEmpty = false } = {}): OperatorSql =>
+  (target, value) => {
+    const condition = sql`${target.column} ${operator} ${valueOf(value, 'number').number}::numeric`;
+    return keepsEmpty ? orEmpty(target, condition) : condition;
+  };
+const withDay =
+  (condition: (target: FilterTarget, day: SqlFragment) => SqlFragment): OperatorSql =>
+  (target, value) =>
+    condition(target, sql`${valueOf(value, 'date').date}::date`);
+const withList =
+  (condition: (target: FilterTarget, items: string[]) => SqlFragment): OperatorSql =>
+  (target, value) =>
+    condition(target, valueOf(value, 'list').items);
+const withoutValue =
+  (condition: (target: FilterTarget) => SqlFragment): OperatorSql =>
+  (target, value) => {
+    valueOf(value, 'none');
+    return condition(target);
+  };
+
+/**
+ * Each operator's SQL, looked up by its name (ids, value types and the field types each applies
+ * to are in @pagewright/shared's QUERY_OPERATORS). Every operator has one entry: a new one does not
+ * compile until it has its SQL.
+ */
+const OPERATOR_SQL = {
+  equals: withText((target, text) => sql`${target.compared} = ${text}`),
+  'not equals': withText((target, text) => orEmpty(target, sql`${target.compared} <> ${text}`)),
+  contains: withText((target, text) => like(target, `%${likeLiteral(text)}%`)),
+  'does not contain': withText((target, text) =>
+    orEmpty(target, sql`NOT ${like(target, `%${likeLiteral(text)}%`)}`),
+  ),
+  'starts with': withText((target, text) => like(target, `${likeLiteral(text)}%`)),
+  'ends with': withText((target, text) => like(target, `%${likeLiteral(text)}`)),
+  '=': comparedTo(sql`=`),
+  '≠': comparedTo(sql`<>`, { keepsEmpty: true }),
+  '>': comparedTo(sql`>`),
+  '<': comparedTo(sql`<`),
+  '≥': comparedTo(sql`>=`),
+  '≤': comparedTo(sql`<=`),
+  on: withDay((target, day) => daysBetween(target, day, nextDay(day))),
+  'not on': withDay((target, day) => orEmpty(target, sql`NOT ${daysBetween(target, day, nextDay(day))}`)),
+  after: withDay((target, day) => sql`${target.column} >= ${dayStart(target, nextDay(day))}`),
+  before: withDay((target, day) => sql`${target.column} < ${dayStart(target, day)}`),
+  'on or after': withDay((target, day) => sql`${target.column} >= ${dayStart(target, day)}`),
+  'on or before': withDay((target, day) => sql`${target.column} < ${dayStart(target, nextDay(day))}`),
+  between: (target, value) => {
+    const { from, to } = valueOf(value, 'range');
+    return daysBetween(target, sql`${from}::date`, nextDay(sql`${to}::date`));
+  },
+  'in list': withList((target, items) => isInList(target, items)),
+  'not in list': withList((target, items) => orEmpty(target, sql`NOT (${isInList(target, items)})`)),
+  // An empty text is empty too: a page's blank cell reads as "".
+  'is empty': withoutValue(({ field, column }) =>
+    field.type === 'TEXT' ? sql`(${column} IS NULL OR ${column} = '')` : sql`${column} IS NULL`,
+  ),
+  'is not empty': withoutValue(({ field, column }) =>
+    field.type === 'TEXT' ? sql`${column} <> ''` : sql`${column} IS NOT NULL`,
+  ),
+  today: withoutValue((target) => daysBetween(target, today(target), nextDay(today(target)))),
+  'last 7 days': withoutValue((target) => lastDays(target, 6)),
+  'last 30 days': withoutValue((target) => lastDays(target, 29)),
+  'this month': withoutValue((target) => {
+    const day = today(target);
+    const month = sql`make_date(extract(year FROM ${day})::int, extract(month FROM ${day})::int, 1)`;
+    return daysBetween(target, month, sql`(${month} + interval '1 month')::date`);
+  }),
+  'this year': withoutValue((target) => {
+    const year = sql`make_date(extract(year FROM ${today(target)})::int, 1, 1)`;
+    return daysBetween(target, year, sql`(${year} + interval '1 year')::date`);
+  }),
+} satisfies Record<OperatorName, OperatorSql>;
 
 /** The SQL of one query: the FROM clause with the file joins it needs, the WHERE, the ORDER BY. */
 class QuerySql {
-  readonly parameters = new Parameters();
-  private readonly fileJoins = new Map<string, string>();
-  private timeZoneParameter: string | undefined;
+  private readonly fileJoins = new Map<string, SqlIdentifier>();
 
   constructor(private readonly query: DatasetQuery) {}
 
-  column(field: DatasetQueryField): string {
-    return `t.${fieldColumn(field.id)}`;
+  column(field: DatasetQueryField): SqlFragment {
+    return sql`t.${ident(fieldColumn(field.id))}`;
   }
 
   /** The stored file's name, through a join on the file column (one per FILE field used). */
-  fileName(field: DatasetQueryField): string {
+  fileName(field: DatasetQueryField): SqlFragment {
     let alias = this.fileJoins.get(field.id);
     if (!alias) {
-      alias = `sf${this.fileJoins.size}`;
+      alias = aliasOf('sf', this.fileJoins.size);
       this.fileJoins.set(field.id, alias);
     }
-    return `${alias}.name`;
+    return sql`${ident(alias)}.name`;
   }
 
   /** What text operators, lists and sorting compare: a FILE field's file name, else the column. */
-  compared(field: DatasetQueryField): string {
+  compared(field: DatasetQueryField): SqlFragment {
     return field.type === 'FILE' ? this.fileName(field) : this.column(field);
   }
 
-  from(): string {
+  /** Built after the rest of the statement: the file joins are those the other parts used. */
+  from(): SqlFragment {
     const joins = [...this.fileJoins].map(
       ([fieldId, alias]) =>
-        ` LEFT JOIN public."StoredFile" ${alias} ON ${alias}.id = t.${fieldColumn(fieldId)}`,
+        sql` LEFT JOIN public."StoredFile" ${ident(alias)} ON ${ident(alias)}.id = t.${ident(fieldColumn(fieldId))}`,
     );
-    return `${datasetTable(this.query.datasetId)} t${joins.join('')}`;
+    return sql`${ident(datasetTable(this.query.datasetId))} t${join(joins, sql``)}`;
   }
 
-  private timeZone(): string {
-    this.timeZoneParameter ??= this.parameters.add(this.query.timeZone);
-    return this.timeZoneParameter;
-  }
-
-  /** The instant a day (a SQL date expression) starts in the query's time zone. */
-  private dayStart(day: string): string {
-    return `((${day})::timestamp AT TIME ZONE ${this.timeZone()})`;
-  }
-
-  private today(): string {
-    return `(now() AT TIME ZONE ${this.timeZone()})::date`;
-  }
-
-  /** `column` within [from day, to day) — both SQL date expressions. */
-  private daysBetween(column: string, fromDay: string, toDay: string): string {
-    return `(${column} >= ${this.dayStart(fromDay)} AND ${column} < ${this.dayStart(toDay)})`;
-  }
-
-  condition(filter: DatasetQueryFilter, index: number): string {
+  condition(filter: DatasetQueryFilter, index: number): SqlFragment {
     const parsed = parseFilter(filter.field.type, filter.operatorId, filter.inputValue);
     if ('problem' in parsed) throw new DatasetQueryError(index, parsed.problem);
-    const { value } = parsed;
-    const { field } = filter;
-    const column = this.column(field);
-    const compared = this.compared(field);
-    // Negations keep empty cells: an empty cell is not equal to, does not contain, is not on a value.
-    const orEmpty = (condition: string) => `(${column} IS NULL OR ${condition})`;
-    const date = (day: string) => `${this.parameters.add(day)}::date`;
-
-    switch (value.kind) {
-      case 'text': {
-        const text = value.text;
-        const like = (pattern: string) => `${compared} ILIKE ${this.parameters.add(pattern)}`;
-        switch (filter.operatorId) {
-          case 1:
-            return `${compared} = ${this.parameters.add(text)}`;
-          case 2:
-            return orEmpty(`${compared} <> ${this.parameters.add(text)}`);
-          case 3:
-            return like(`%${likeLiteral(text)}%`);
-          case 4:
-            return orEmpty(`NOT ${like(`%${likeLiteral(text)}%`)}`);
-          case 5:
-            return like(`${likeLiteral(text)}%`);
-          default:
-            return like(`%${likeLiteral(text)}`);
-        }
-      }
-      case 'number': {
-        const number = `${this.parameters.add(value.number)}::numeric`;
-        const condition = `${column} ${NUMBER_COMPARISONS[filter.operatorId] ?? '='} ${number}`;
-        return filter.operatorId === 8 ? orEmpty(condition) : condition;
-      }
-      case 'date': {
-        const day = date(value.date);
-        switch (filter.operatorId) {
-          case 13:
-            return this.daysBetween(column, day, `${day} + 1`);
-          case 14:
-            return orEmpty(`NOT ${this.daysBetween(column, day, `${day} + 1`)}`);
-          case 15:
-            return `${column} >= ${this.dayStart(`${day} + 1`)}`;
-          case 16:
-            return `${column} < ${this.dayStart(day)}`;
-          case 17:
-            return `${column} >= ${this.dayStart(day)}`;
-          default:
-            return `${column} < ${this.dayStart(`${day} + 1`)}`;
-        }
-      }
-      case 'range':
-        return this.daysBetween(column, date(value.from), `${date(value.to)} + 1`);
-      case 'list': {
-        const items = this.parameters.add(value.items);
-        const isIn =
-          field.type === 'NUMBER'
-            ? `${column} = ANY(${items}::numeric[])`
-            : `${compared} = ANY(${items}::text[])`;
-        return filter.operatorId === 20 ? isIn : orEmpty(`NOT (${isIn})`);
-      }
-      case 'none': {
-        // An empty text is empty too: a page's blank cell reads as "".
-        const isEmpty = field.type === 'TEXT' ? `(${column} IS NULL OR ${column} = '')` : `${column} IS NULL`;
-        switch (filter.operatorId) {
-          case 22:
-            return isEmpty;
-          case 23:
-            return field.type === 'TEXT' ? `${column} <> ''` : `${column} IS NOT NULL`;
-          case 24:
-            return this.daysBetween(column, this.today(), `${this.today()} + 1`);
-          case 25:
-            return this.daysBetween(column, `${this.today()} - 6`, `${this.today()} + 1`);
-          case 26:
-            return this.daysBetween(column, `${this.today()} - 29`, `${this.today()} + 1`);
-          case 27: {
-            const today = this.today();
-            const month = `make_date(extract(year FROM ${today})::int, extract(month FROM ${today})::int, 1)`;
-            return this.daysBetween(column, month, `(${month} + interval '1 month')::date`);
-          }
-          default: {
-            const year = `make_date(extract(year FROM ${this.today()})::int, 1, 1)`;
-            return this.daysBetween(column, year, `(${year} + interval '1 year')::date`);
-          }
-        }
-      }
-    }
+    const target: FilterTarget = {
+      field: filter.field,
+      column: this.column(filter.field),
+      compared: this.compared(filter.field),
+      timeZone: this.query.timeZone,
+    };
+    return OPERATOR_SQL[parsed.operator.name](target, parsed.value);
   }
 
-  where(): string {
-    const conditions = this.query.filters.map((filter, index) => this.condition(filter, index));
-    return conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
+  conditions(): SqlFragment[] {
+    return this.query.filters.map((filter, index) => this.condition(filter, index));
   }
 
   /**
    * Columns with an order type or sequence, by sequence (those without one after, in column
    * order), then `_row_id`. PostgreSQL's defaults place empty cells: last ascending, first descending.
    */
-  orderBy(): string {
+  orderBy(): SqlFragment {
     const keys = this.query.columns
       .map((column, index) => ({ column, rank: column.orderSequence ?? 100 + index }))
       .filter(({ column }) => column.orderType != null || column.orderSequence != null)
       .sort((a, b) => a.rank - b.rank)
-      .map(({ column }) => `${this.compared(column)} ${column.orderType === 'DESCENDING' ? 'DESC' : 'ASC'}`);
-    return ` ORDER BY ${[...keys, 't._row_id'].join(', ')}`;
+      .map(
+        ({ column }) =>
+          sql`${this.compared(column)} ${column.orderType === 'DESCENDING' ? sql`DESC` : sql`ASC`}`,
+      );
+    return sql` ORDER BY ${join([...keys, sql`t._row_id`])}`;
   }
 
-  selectList(): string {
-    return this.query.columns
-      .map((column, index) => {
-        const sql = this.column(column);
+  selectList(): SqlFragment {
+    return join(
+      this.query.columns.map((column, index) => {
+        const value = this.column(column);
+        const alias = ident(aliasOf('c', index));
         switch (column.type) {
           case 'TEXT':
-            return `${sql} AS c${index}`;
+            return sql`${value} AS ${alias}`;
           case 'NUMBER':
-            return `${sql}::text AS c${index}`;
+            return sql`${value}::text AS ${alias}`;
           case 'DATETIME':
-            return `to_char(${sql} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS c${index}`;
+            return sql`to_char(${value} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ${alias}`;
           case 'FILE':
-            return `${this.fileName(column)} AS c${index}, ${sql}::text AS x${index}`;
+            return sql`${this.fileName(column)} AS ${alias}, ${value}::text AS ${ident(aliasOf('x', index))}`;
         }
-      })
-      .join(', ');
+      }),
+    );
   }
 }
+
+const whereOf = (conditions: readonly SqlFragment[]) =>
+  conditions.length > 0 ? sql` WHERE ${join(conditions, sql` AND `)}` : sql``;
 
 function textOf(value: unknown): string | null {
   if (value === null || value === undefined) return null;
@@ -385,25 +419,22 @@ function rowOf(query: DatasetQuery, row: Record<string, unknown>): DatasetQueryR
   }));
 }
 
-/** The SELECT of every result row in order (the WHERE is built first: it numbers the first values). */
-function selectSql(query: DatasetQuery): { sql: QuerySql; text: string } {
+/** The SELECT of every result row in order (the parts first: they name the file joins FROM needs). */
+function selectSql(query: DatasetQuery, extra: { conditions?: SqlFragment[]; columns?: SqlFragment } = {}) {
   if (query.columns.length === 0) throw new Error('A query needs at least one column');
-  const sql = new QuerySql(query);
-  const where = sql.where();
-  const orderBy = sql.orderBy();
-  const select = sql.selectList();
-  return { sql, text: `SELECT ${select} FROM ${sql.from()}${where}${orderBy}` };
-}
-
-function countSql(query: DatasetQuery): { text: string; values: unknown[] } {
-  const sql = new QuerySql(query);
-  const where = sql.where();
-  return { text: `SELECT count(*)::int AS total FROM ${sql.from()}${where}`, values: sql.parameters.values };
+  const parts = new QuerySql(query);
+  const where = whereOf([...parts.conditions(), ...(extra.conditions ?? [])]);
+  const orderBy = parts.orderBy();
+  const select = parts.selectList();
+  return sql`SELECT ${select}${extra.columns ?? sql``} FROM ${parts.from()}${where}${orderBy}`;
 }
 
 async function countRows(runner: SqlRunner, query: DatasetQuery): Promise<number> {
-  const count = countSql(query);
-  const [row] = await runner.query<{ total: number }>(count.text, count.values);
+  const parts = new QuerySql(query);
+  const where = whereOf(parts.conditions());
+  const [row] = await runner.query<{ total: number }>(
+    sql`SELECT count(*)::int AS total FROM ${parts.from()}${where}`,
+  );
   return Number(row?.total ?? 0);
 }
 
@@ -413,11 +444,9 @@ export async function datasetQueryPage(
   query: DatasetQuery,
   paging: { page: number; size: number },
 ): Promise<{ rows: DatasetQueryRow[]; totalOfRows: number }> {
-  const { sql, text } = selectSql(query);
-  const limit = sql.parameters.add(paging.size);
-  const offset = sql.parameters.add(paging.page * paging.size);
+  const select = selectSql(query);
   const [rows, totalOfRows] = await Promise.all([
-    runner.query(`${text} LIMIT ${limit} OFFSET ${offset}`, sql.parameters.values),
+    runner.query(sql`${select} LIMIT ${paging.size} OFFSET ${paging.page * paging.size}`),
     countRows(runner, query),
   ]);
   return { rows: rows.map((row) => rowOf(query, row)), totalOfRows };
@@ -442,20 +471,11 @@ export async function datasetQueryPageAt(
   position: DatasetQueryPosition,
   limit: number,
 ): Promise<{ rows: { rowId: string; cells: DatasetQueryRow }[]; hasMore: boolean }> {
-  if (query.columns.length === 0) throw new Error('A query needs at least one column');
-  const sql = new QuerySql(query);
-  const conditions = query.filters.map((filter, index) => sql.condition(filter, index));
-  if (position && 'afterRowId' in position)
-    conditions.push(`t._row_id > ${sql.parameters.add(position.afterRowId)}::bigint`);
-  const where = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
-  const orderBy = sql.orderBy();
-  const select = sql.selectList();
-  const limitParameter = sql.parameters.add(limit + 1);
-  const offset = position && 'offset' in position ? ` OFFSET ${sql.parameters.add(position.offset)}` : '';
-  const rows = await runner.query(
-    `SELECT ${select}, t._row_id::text AS row_id FROM ${sql.from()}${where}${orderBy} LIMIT ${limitParameter}${offset}`,
-    sql.parameters.values,
-  );
+  const afterRow =
+    position && 'afterRowId' in position ? [sql`t._row_id > ${position.afterRowId}::bigint`] : [];
+  const offset = position && 'offset' in position ? sql` OFFSET ${position.offset}` : sql``;
+  const select = selectSql(query, { conditions: afterRow, columns: sql`, t._row_id::text AS row_id` });
+  const rows = await runner.query(sql`${select} LIMIT ${limit + 1}${offset}`);
   return {
     rows: rows.slice(0, limit).map((row) => ({ rowId: String(row.row_id), cells: rowOf(query, row) })),
     hasMore: rows.length > limit,
@@ -482,24 +502,24 @@ export async function openDatasetQueryCursor(
   query: DatasetQuery,
   { batchSize = 1000 }: { batchSize?: number } = {},
 ): Promise<DatasetQueryCursor> {
-  const { sql, text } = selectSql(query);
-  await runner.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  const select = selectSql(query);
+  await runner.query(sql`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY`);
   let isOpen = true;
   const close = async () => {
     if (!isOpen) return;
     isOpen = false;
-    await runner.query('COMMIT');
+    await runner.query(sql`COMMIT`);
   };
   try {
     const totalOfRows = await countRows(runner, query);
-    await runner.query(`DECLARE dataset_query NO SCROLL CURSOR FOR ${text}`, sql.parameters.values);
+    await runner.query(sql`DECLARE dataset_query NO SCROLL CURSOR FOR ${select}`);
     const size = Math.max(1, Math.floor(batchSize));
     let isDone = false;
     return {
       totalOfRows,
       async read() {
         if (isDone || !isOpen) return [];
-        const rows = await runner.query(`FETCH ${size} FROM dataset_query`);
+        const rows = await runner.query(sql`FETCH ${sqlInteger(size)} FROM dataset_query`);
         if (rows.length < size) isDone = true;
         return rows.map((row) => rowOf(query, row));
       },
@@ -507,7 +527,7 @@ export async function openDatasetQueryCursor(
     };
   } catch (error) {
     isOpen = false;
-    await runner.query('ROLLBACK');
+    await runner.query(sql`ROLLBACK`);
     throw error;
   }
 }
@@ -527,10 +547,10 @@ export async function datasetsHoldFile(
   const checks = datasets.flatMap((dataset) =>
     dataset.fileFieldIds.map(
       (fieldId) =>
-        `EXISTS (SELECT 1 FROM ${datasetTable(dataset.datasetId)} WHERE ${fieldColumn(fieldId)} = $1::uuid)`,
+        sql`EXISTS (SELECT 1 FROM ${ident(datasetTable(dataset.datasetId))} WHERE ${ident(fieldColumn(fieldId))} = ${fileId}::uuid)`,
     ),
   );
   if (checks.length === 0) return false;
-  const [row] = await runner.query<{ found: boolean }>(`SELECT (${checks.join(' OR ')}) AS found`, [fileId]);
+  const [row] = await runner.query<{ found: boolean }>(sql`SELECT (${join(checks, sql` OR `)}) AS found`);
   return row?.found === true;
 }

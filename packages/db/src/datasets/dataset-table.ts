@@ -1,10 +1,11 @@
 import type { ValueType } from '@pagewright/shared';
+import { ident, join, sql, type SqlFragment, type SqlIdentifier } from './sql.js';
 import type { SqlRunner } from './sql-runner.js';
 
 /**
  * Each dataset's rows live in a PostgreSQL table of their own, one typed, indexed column per field
  * (docs/datasets-and-queries.md). Every name below is made from ids (uuids), never from what a user
- * typed, and is still quoted; values are always bound parameters.
+ * typed, and enters SQL only through ident() (sql.ts), quoted; values are always bound parameters.
  */
 export const DATASET_ROWS_SCHEMA = 'dataset_rows';
 
@@ -15,24 +16,33 @@ function hexOf(id: string): string {
   return id.replaceAll('-', '').toLowerCase();
 }
 
-/** `"dataset_rows"."ds_<hex>"`, ready to put in SQL. */
-export function datasetTable(datasetId: string): string {
-  return `"${DATASET_ROWS_SCHEMA}"."ds_${hexOf(datasetId)}"`;
+/** The one place names become SqlIdentifiers, quoted: from ids and this file's prefixes only. */
+const named = (...parts: string[]) => parts.map((part) => `"${part}"`).join('.') as SqlIdentifier;
+
+/** `"dataset_rows"."ds_<hex>"`, the table of one dataset (for SQL: ident(datasetTable(id))). */
+export function datasetTable(datasetId: string): SqlIdentifier {
+  return named(DATASET_ROWS_SCHEMA, `ds_${hexOf(datasetId)}`);
 }
 
 /** `"f_<hex>"`, the column of one field. */
-export function fieldColumn(fieldId: string): string {
-  return `"f_${hexOf(fieldId)}"`;
+export function fieldColumn(fieldId: string): SqlIdentifier {
+  return named(`f_${hexOf(fieldId)}`);
 }
 
-const SQL_TYPES: Record<ValueType, string> = {
-  TEXT: 'text',
-  NUMBER: 'numeric',
-  DATETIME: 'timestamptz',
-  FILE: 'uuid',
+/** `"c0"`, `"x1"`, `"sf2"`: the alias a statement gives its n-th result column (or file join). */
+export function aliasOf(prefix: 'c' | 'x' | 'sf', index: number): SqlIdentifier {
+  if (!Number.isSafeInteger(index) || index < 0) throw new Error(`Not an alias index: ${index}`);
+  return named(`${prefix}${index}`);
+}
+
+const SQL_TYPES: Record<ValueType, SqlFragment> = {
+  TEXT: sql`text`,
+  NUMBER: sql`numeric`,
+  DATETIME: sql`timestamptz`,
+  FILE: sql`uuid`,
 };
 
-export function sqlTypeOf(type: ValueType): string {
+export function sqlTypeOf(type: ValueType): SqlFragment {
   return SQL_TYPES[type];
 }
 
@@ -43,21 +53,25 @@ export interface DatasetTableField {
   isKey: boolean;
 }
 
-function indexName(fieldId: string): string {
-  return `"i_${hexOf(fieldId)}"`;
-}
-function keyIndexName(datasetId: string): string {
-  return `"k_${hexOf(datasetId)}"`;
+const fieldIndex = (fieldId: string) => named(`i_${hexOf(fieldId)}`);
+/** Schema-qualified: DROP INDEX names the schema, CREATE INDEX takes the table's. */
+const keyIndex = (datasetId: string) => named(DATASET_ROWS_SCHEMA, `k_${hexOf(datasetId)}`);
+const keyIndexName = (datasetId: string) => named(`k_${hexOf(datasetId)}`);
+const engineIndexName = (datasetId: string) => named(`e_${hexOf(datasetId)}`);
+
+function columnDefinition(field: DatasetTableField): SqlFragment {
+  const references =
+    field.type === 'FILE' ? sql` REFERENCES public."StoredFile"(id) ON DELETE SET NULL` : sql``;
+  return sql`${ident(fieldColumn(field.id))} ${sqlTypeOf(field.type)}${references}`;
 }
 
-function columnDefinition(field: DatasetTableField): string {
-  const references = field.type === 'FILE' ? ' REFERENCES public."StoredFile"(id) ON DELETE SET NULL' : '';
-  return `${fieldColumn(field.id)} ${sqlTypeOf(field.type)}${references}`;
-}
-
-async function createFieldIndex(sql: SqlRunner, datasetId: string, field: DatasetTableField): Promise<void> {
-  await sql.query(
-    `CREATE INDEX ${indexName(field.id)} ON ${datasetTable(datasetId)} (${fieldColumn(field.id)})`,
+async function createFieldIndex(
+  runner: SqlRunner,
+  datasetId: string,
+  field: DatasetTableField,
+): Promise<void> {
+  await runner.query(
+    sql`CREATE INDEX ${ident(fieldIndex(field.id))} ON ${ident(datasetTable(datasetId))} (${ident(fieldColumn(field.id))})`,
   );
 }
 
@@ -68,20 +82,25 @@ async function createFieldIndex(sql: SqlRunner, datasetId: string, field: Datase
  * fields changed) are merged first: the most recently written one stays, as if the key had been
  * there when they were written.
  */
-async function rebuildKeyIndex(sql: SqlRunner, datasetId: string, fields: readonly DatasetTableField[]) {
-  const table = datasetTable(datasetId);
-  await sql.query(`DROP INDEX IF EXISTS "${DATASET_ROWS_SCHEMA}".${keyIndexName(datasetId)}`);
-  const keys = fields.filter((field) => field.isKey).map((field) => fieldColumn(field.id));
-  if (keys.length === 0) return;
-  await sql.query(
-    `DELETE FROM ${table} WHERE _row_id IN (
+async function rebuildKeyIndex(
+  runner: SqlRunner,
+  datasetId: string,
+  fields: readonly DatasetTableField[],
+): Promise<void> {
+  const table = ident(datasetTable(datasetId));
+  await runner.query(sql`DROP INDEX IF EXISTS ${ident(keyIndex(datasetId))}`);
+  const keyColumns = fields.filter((field) => field.isKey).map((field) => ident(fieldColumn(field.id)));
+  if (keyColumns.length === 0) return;
+  const keys = join(keyColumns);
+  await runner.query(
+    sql`DELETE FROM ${table} WHERE _row_id IN (
        SELECT _row_id FROM (
-         SELECT _row_id, row_number() OVER (PARTITION BY ${keys.join(', ')} ORDER BY _updated_at DESC, _row_id DESC) AS n
+         SELECT _row_id, row_number() OVER (PARTITION BY ${keys} ORDER BY _updated_at DESC, _row_id DESC) AS n
          FROM ${table}) ranked
        WHERE n > 1)`,
   );
-  await sql.query(
-    `CREATE UNIQUE INDEX ${keyIndexName(datasetId)} ON ${table} (${keys.join(', ')}) NULLS NOT DISTINCT`,
+  await runner.query(
+    sql`CREATE UNIQUE INDEX ${ident(keyIndexName(datasetId))} ON ${table} (${keys}) NULLS NOT DISTINCT`,
   );
 }
 
@@ -92,34 +111,33 @@ async function rebuildKeyIndex(sql: SqlRunner, datasetId: string, fields: readon
  * `_engine_rejection`); a row whose two versions differ is waiting for the engine.
  */
 export async function createDatasetTable(
-  sql: SqlRunner,
+  runner: SqlRunner,
   datasetId: string,
   fields: readonly DatasetTableField[],
   options: { isEngineDataset?: boolean } = {},
 ): Promise<void> {
+  const table = ident(datasetTable(datasetId));
   const columns = [
+    sql`_row_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY`,
+    sql`_extractor_id uuid`,
+    sql`_run_id uuid`,
+    sql`_created_at timestamptz NOT NULL DEFAULT now()`,
+    sql`_updated_at timestamptz NOT NULL DEFAULT now()`,
     ...(options.isEngineDataset
       ? [
-          '_engine_version integer NOT NULL DEFAULT 1',
-          '_engine_synced_version integer',
-          '_engine_rejection text',
+          sql`_engine_version integer NOT NULL DEFAULT 1`,
+          sql`_engine_synced_version integer`,
+          sql`_engine_rejection text`,
         ]
       : []),
     ...fields.map(columnDefinition),
   ];
-  await sql.query(
-    `CREATE TABLE ${datasetTable(datasetId)} (
-       _row_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-       _extractor_id uuid,
-       _run_id uuid,
-       _created_at timestamptz NOT NULL DEFAULT now(),
-       _updated_at timestamptz NOT NULL DEFAULT now()${columns.map((column) => `,\n       ${column}`).join('')})`,
-  );
-  for (const field of fields) await createFieldIndex(sql, datasetId, field);
-  await rebuildKeyIndex(sql, datasetId, fields);
+  await runner.query(sql`CREATE TABLE ${table} (\n       ${join(columns, sql`,\n       `)})`);
+  for (const field of fields) await createFieldIndex(runner, datasetId, field);
+  await rebuildKeyIndex(runner, datasetId, fields);
   if (options.isEngineDataset)
-    await sql.query(
-      `CREATE INDEX "e_${hexOf(datasetId)}" ON ${datasetTable(datasetId)} (_row_id)
+    await runner.query(
+      sql`CREATE INDEX ${ident(engineIndexName(datasetId))} ON ${table} (_row_id)
          WHERE _engine_synced_version IS DISTINCT FROM _engine_version`,
     );
 }
@@ -128,15 +146,16 @@ export async function createDatasetTable(
  * How a column's values become another type's: what converts is kept, what does not becomes empty
  * (a text "12.5" stays 12.5 as a NUMBER; "n/a" is empty). Files convert to nothing but files.
  */
-function conversion(column: string, from: ValueType, to: ValueType): string {
+function conversion(column: SqlFragment, from: ValueType, to: ValueType): SqlFragment {
   if (to === 'TEXT')
     return from === 'DATETIME'
-      ? `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`
-      : `${column}::text`;
+      ? sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`
+      : sql`${column}::text`;
   if (to === 'NUMBER' && from === 'TEXT')
-    return `CASE WHEN btrim(${column}) ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN btrim(${column})::numeric END`;
-  if (to === 'DATETIME' && from === 'TEXT') return `"${DATASET_ROWS_SCHEMA}".try_timestamptz(${column})`;
-  return 'NULL';
+    return sql`CASE WHEN btrim(${column}) ~ '^-?[0-9]+(\\.[0-9]+)?$' THEN btrim(${column})::numeric END`;
+  if (to === 'DATETIME' && from === 'TEXT')
+    return sql`${ident(named(DATASET_ROWS_SCHEMA))}.try_timestamptz(${column})`;
+  return sql`NULL`;
 }
 
 /**
@@ -145,55 +164,56 @@ function conversion(column: string, from: ValueType, to: ValueType): string {
  * (conversion above), and the key index follows the key flags.
  */
 export async function changeDatasetTable(
-  sql: SqlRunner,
+  runner: SqlRunner,
   datasetId: string,
   before: readonly DatasetTableField[],
   after: readonly DatasetTableField[],
 ): Promise<void> {
-  const table = datasetTable(datasetId);
+  const table = ident(datasetTable(datasetId));
   const beforeById = new Map(before.map((field) => [field.id, field]));
   const afterIds = new Set(after.map((field) => field.id));
   // The key index may cover a column about to go: drop it first, rebuild it last.
-  await sql.query(`DROP INDEX IF EXISTS "${DATASET_ROWS_SCHEMA}".${keyIndexName(datasetId)}`);
+  await runner.query(sql`DROP INDEX IF EXISTS ${ident(keyIndex(datasetId))}`);
   for (const field of before) {
-    if (!afterIds.has(field.id)) await sql.query(`ALTER TABLE ${table} DROP COLUMN ${fieldColumn(field.id)}`);
+    if (!afterIds.has(field.id))
+      await runner.query(sql`ALTER TABLE ${table} DROP COLUMN ${ident(fieldColumn(field.id))}`);
   }
   for (const field of after) {
     const old = beforeById.get(field.id);
     if (!old) {
-      await sql.query(`ALTER TABLE ${table} ADD COLUMN ${columnDefinition(field)}`);
-      await createFieldIndex(sql, datasetId, field);
+      await runner.query(sql`ALTER TABLE ${table} ADD COLUMN ${columnDefinition(field)}`);
+      await createFieldIndex(runner, datasetId, field);
     } else if (old.type !== field.type) {
-      const column = fieldColumn(field.id);
+      const column = ident(fieldColumn(field.id));
       if (old.type === 'FILE' || field.type === 'FILE') {
         // Files and other values do not convert: the column starts empty under its new type.
-        await sql.query(`ALTER TABLE ${table} DROP COLUMN ${column}`);
-        await sql.query(`ALTER TABLE ${table} ADD COLUMN ${columnDefinition(field)}`);
-        await createFieldIndex(sql, datasetId, field);
+        await runner.query(sql`ALTER TABLE ${table} DROP COLUMN ${column}`);
+        await runner.query(sql`ALTER TABLE ${table} ADD COLUMN ${columnDefinition(field)}`);
+        await createFieldIndex(runner, datasetId, field);
       } else {
-        await sql.query(
-          `ALTER TABLE ${table} ALTER COLUMN ${column} TYPE ${sqlTypeOf(field.type)} USING ${conversion(column, old.type, field.type)}`,
+        await runner.query(
+          sql`ALTER TABLE ${table} ALTER COLUMN ${column} TYPE ${sqlTypeOf(field.type)} USING ${conversion(column, old.type, field.type)}`,
         );
       }
     }
   }
-  await rebuildKeyIndex(sql, datasetId, after);
+  await rebuildKeyIndex(runner, datasetId, after);
 }
 
-export async function dropDatasetTable(sql: SqlRunner, datasetId: string): Promise<void> {
-  await sql.query(`DROP TABLE IF EXISTS ${datasetTable(datasetId)}`);
+export async function dropDatasetTable(runner: SqlRunner, datasetId: string): Promise<void> {
+  await runner.query(sql`DROP TABLE IF EXISTS ${ident(datasetTable(datasetId))}`);
 }
 
 /** Rows the dataset holds now (an estimate is not enough: the list shows it and tests read it). */
-export async function countDatasetRows(sql: SqlRunner, datasetId: string): Promise<number> {
-  const [row] = await sql.query<{ count: string }>(
-    `SELECT count(*)::text AS count FROM ${datasetTable(datasetId)}`,
+export async function countDatasetRows(runner: SqlRunner, datasetId: string): Promise<number> {
+  const [row] = await runner.query<{ count: string }>(
+    sql`SELECT count(*)::text AS count FROM ${ident(datasetTable(datasetId))}`,
   );
   return Number(row?.count ?? 0);
 }
 
 /** Whether the dataset holds at least one row (GET /dataset/verifyDatasetHasData). */
-export async function datasetHasRows(sql: SqlRunner, datasetId: string): Promise<boolean> {
-  const rows = await sql.query(`SELECT 1 FROM ${datasetTable(datasetId)} LIMIT 1`);
+export async function datasetHasRows(runner: SqlRunner, datasetId: string): Promise<boolean> {
+  const rows = await runner.query(sql`SELECT 1 FROM ${ident(datasetTable(datasetId))} LIMIT 1`);
   return rows.length > 0;
 }

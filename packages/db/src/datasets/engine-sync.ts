@@ -1,5 +1,6 @@
 import type { ValueType } from '@pagewright/shared';
-import { datasetTable, fieldColumn } from './dataset-table.js';
+import { aliasOf, datasetTable, fieldColumn } from './dataset-table.js';
+import { ident, join, sql } from './sql.js';
 import type { SqlRunner } from './sql-runner.js';
 
 /**
@@ -10,8 +11,8 @@ import type { SqlRunner } from './sql-runner.js';
  * waits again: no change is ever marked imported without having been sent.
  */
 
-const PENDING = '_engine_synced_version IS DISTINCT FROM _engine_version';
-const REJECTED = '_engine_synced_version = _engine_version AND _engine_rejection IS NOT NULL';
+const PENDING = sql`_engine_synced_version IS DISTINCT FROM _engine_version`;
+const REJECTED = sql`_engine_synced_version = _engine_version AND _engine_rejection IS NOT NULL`;
 
 export interface EngineSyncCounts {
   pending: number;
@@ -19,11 +20,11 @@ export interface EngineSyncCounts {
 }
 
 /** Rows waiting for the engine and rows it refused (as they are now). */
-export async function countEngineSync(sql: SqlRunner, datasetId: string): Promise<EngineSyncCounts> {
-  const [row] = await sql.query<{ pending: string; rejected: string }>(
-    `SELECT count(*) FILTER (WHERE ${PENDING})::text AS pending,
+export async function countEngineSync(runner: SqlRunner, datasetId: string): Promise<EngineSyncCounts> {
+  const [row] = await runner.query<{ pending: string; rejected: string }>(
+    sql`SELECT count(*) FILTER (WHERE ${PENDING})::text AS pending,
             count(*) FILTER (WHERE ${REJECTED})::text AS rejected
-       FROM ${datasetTable(datasetId)}`,
+       FROM ${ident(datasetTable(datasetId))}`,
   );
   return { pending: Number(row?.pending ?? 0), rejected: Number(row?.rejected ?? 0) };
 }
@@ -37,19 +38,20 @@ export interface PendingEngineRow {
 
 /** The next rows waiting for the engine, in row order after `afterRowId`. */
 export async function pendingEngineRows(
-  sql: SqlRunner,
+  runner: SqlRunner,
   datasetId: string,
   fields: readonly { id: string; type: ValueType }[],
   options: { afterRowId: string; limit: number },
 ): Promise<PendingEngineRow[]> {
-  const columns = fields.map((field, index) => `${fieldColumn(field.id)} AS c${index}`);
-  const rows = await sql.query<Record<string, unknown> & { row_id: string; version: number }>(
-    `SELECT _row_id::text AS row_id, _engine_version AS version${columns.map((column) => `, ${column}`).join('')}
-       FROM ${datasetTable(datasetId)}
-      WHERE ${PENDING} AND _row_id > $1::bigint
+  const columns = fields.map(
+    (field, index) => sql`, ${ident(fieldColumn(field.id))} AS ${ident(aliasOf('c', index))}`,
+  );
+  const rows = await runner.query<Record<string, unknown> & { row_id: string; version: number }>(
+    sql`SELECT _row_id::text AS row_id, _engine_version AS version${join(columns, sql``)}
+       FROM ${ident(datasetTable(datasetId))}
+      WHERE ${PENDING} AND _row_id > ${options.afterRowId}::bigint
       ORDER BY _row_id
-      LIMIT $2`,
-    [options.afterRowId, options.limit],
+      LIMIT ${options.limit}`,
   );
   return rows.map((row) => ({
     rowId: row.row_id,
@@ -63,16 +65,18 @@ export async function pendingEngineRows(
  * reason kept; they wait until they change). A row changed since it was read keeps waiting.
  */
 export async function settleEngineRows(
-  sql: SqlRunner,
+  runner: SqlRunner,
   datasetId: string,
   settled: readonly { rowId: string; version: number; rejection: string | null }[],
 ): Promise<void> {
   if (settled.length === 0) return;
-  await sql.query(
-    `UPDATE ${datasetTable(datasetId)} AS t
+  const rowIds = settled.map((row) => row.rowId);
+  const versions = settled.map((row) => row.version);
+  const rejections = settled.map((row) => row.rejection);
+  await runner.query(
+    sql`UPDATE ${ident(datasetTable(datasetId))} AS t
         SET _engine_synced_version = s.version, _engine_rejection = s.rejection
-       FROM unnest($1::bigint[], $2::int[], $3::text[]) AS s(row_id, version, rejection)
+       FROM unnest(${rowIds}::bigint[], ${versions}::int[], ${rejections}::text[]) AS s(row_id, version, rejection)
       WHERE t._row_id = s.row_id AND t._engine_version = s.version`,
-    [settled.map((row) => row.rowId), settled.map((row) => row.version), settled.map((row) => row.rejection)],
   );
 }

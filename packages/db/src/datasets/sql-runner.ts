@@ -1,29 +1,34 @@
 import type pg from 'pg';
 import type { Prisma, PrismaClient } from '../generated/client.js';
+import type { SqlFragment } from './sql.js';
 
 /**
- * The one thing dataset SQL needs from a connection: run a statement with bound values and get its
- * rows. Dataset tables have names made at run time (one per dataset), so their SQL is built here
- * rather than by Prisma; the same code runs inside a Prisma transaction (a dataset's save, a run's
- * end) and on the API's node-postgres pool (queries, exports).
+ * The one thing dataset SQL needs from a connection: run a statement built with sql`…` (sql.ts)
+ * and get its rows. Dataset tables have names made at run time (one per dataset), so their SQL is
+ * built here rather than by Prisma; the same code runs inside a Prisma transaction (a dataset's
+ * save, a run's end) and on the API's node-postgres pool (queries, exports).
+ *
+ * This file is the only one allowed to hand SQL text to a driver's raw call ($queryRawUnsafe, a
+ * pool's query): lint forbids it everywhere else (eslint.config.js, issue 28), and what it hands
+ * over is a statement's text with $n placeholders, its values bound apart.
  */
 export interface SqlRunner {
-  query<Row = Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<Row[]>;
+  query<Row = Record<string, unknown>>(statement: SqlFragment): Promise<Row[]>;
 }
 
 /** A Prisma client or interactive transaction as a SqlRunner (same transaction, same connection). */
 export function prismaSql(client: Prisma.TransactionClient | PrismaClient): SqlRunner {
   return {
-    query: <Row>(text: string, values: readonly unknown[] = []) =>
-      client.$queryRawUnsafe<Row[]>(text, ...values),
+    query: <Row>(statement: SqlFragment) =>
+      client.$queryRawUnsafe<Row[]>(statement.text, ...statement.values),
   };
 }
 
 /** A node-postgres pool or client as a SqlRunner. */
 export function pgSql(pool: pg.Pool | pg.PoolClient | pg.Client): SqlRunner {
   return {
-    query: async <Row>(text: string, values: readonly unknown[] = []) =>
-      (await pool.query(text, values as unknown[])).rows as Row[],
+    query: async <Row>(statement: SqlFragment) =>
+      (await pool.query(statement.text, [...statement.values])).rows as Row[],
   };
 }
 

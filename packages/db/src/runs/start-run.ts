@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PrismaClient, RunStatus } from '../generated/client.js';
+import { sql, type SqlFragment } from '../datasets/sql.js';
 import type { SqlRunner } from '../datasets/sql-runner.js';
 
 /** Why a run was not started. */
@@ -69,7 +70,17 @@ interface StartRow {
  * statement on its unique key (23505), leaving nothing behind. No row: not the caller's
  * extractor. Timestamps are UTC, as Prisma keeps them.
  */
-const START_SQL = `
+function startStatement(request: StartRunRequest, runId: string): SqlFragment {
+  const extractorId = sql`${request.extractorId}::uuid`;
+  const userId = sql`${request.userId}::uuid`;
+  const runUuid = sql`${runId}::uuid`;
+  const runText = sql`${runId}::text`;
+  const trigger = sql`${request.firing ? 'SCHEDULED' : 'MANUAL'}::"RunTrigger"`;
+  const schedulerId = sql`${request.firing?.schedulerId ?? null}::uuid`;
+  const scheduledFor = sql`${request.firing?.scheduledFor.toISOString() ?? null}::timestamp`;
+  const inputs = sql`${JSON.stringify(request.inputs ?? {})}::jsonb`;
+  const bulkItemId = sql`${request.bulkItemId ?? null}::uuid`;
+  return sql`
   WITH extractor AS (
     SELECT e.id, e.status, e."extractorType",
       COALESCE(
@@ -79,51 +90,52 @@ const START_SQL = `
       EXISTS (SELECT 1 FROM "ExtractorAction" a WHERE a."extractorId" = e.id) AS "hasActions",
       EXISTS (
         SELECT 1 FROM "PendingAsk" p JOIN "Run" r ON r.id = p."runId"
-        WHERE p."userId" = $2::uuid AND p.status = 'PENDING' AND r."extractorId" = e.id
+        WHERE p."userId" = ${userId} AND p.status = 'PENDING' AND r."extractorId" = e.id
       ) AS "hasPendingAsk"
-    FROM "Extractor" e WHERE e.id = $1::uuid AND e."userId" = $2::uuid
+    FROM "Extractor" e WHERE e.id = ${extractorId} AND e."userId" = ${userId}
   ), claimed AS (
     UPDATE "Extractor" x SET status = 'EXECUTING', "updatedAt" = now() AT TIME ZONE 'UTC'
     FROM extractor
     WHERE x.id = extractor.id AND extractor."hasActions" AND NOT extractor."hasPendingAsk"
-      AND ($5::uuid IS NULL OR extractor."extractorType" <> 'NAVIGATOR')
-      AND ($8::uuid IS NOT NULL OR (
+      AND (${schedulerId} IS NULL OR extractor."extractorType" <> 'NAVIGATOR')
+      AND (${bulkItemId} IS NOT NULL OR (
         (x.status IS NULL OR x.status <> 'EXECUTING')
-        AND NOT EXISTS (SELECT 1 FROM "Run" WHERE "extractorId" = $1::uuid AND status = 'EXECUTING')
+        AND NOT EXISTS (SELECT 1 FROM "Run" WHERE "extractorId" = ${extractorId} AND status = 'EXECUTING')
       ))
-      AND ($8::uuid IS NULL OR EXISTS (
-        SELECT 1 FROM "BulkRunItem" b WHERE b.id = $8::uuid AND b."userId" = $2::uuid AND b.status = 'STARTING'
+      AND (${bulkItemId} IS NULL OR EXISTS (
+        SELECT 1 FROM "BulkRunItem" b WHERE b.id = ${bulkItemId} AND b."userId" = ${userId} AND b.status = 'STARTING'
       ))
     RETURNING x.id
   ), started AS (
     INSERT INTO "Run" (id, "jobId", "extractorId", "userId", status, trigger, "schedulerId", inputs, "startedAt", "createdAt", "updatedAt")
-    SELECT $3::uuid, $3::text, $1::uuid, $2::uuid, 'EXECUTING', $4::"RunTrigger", $5::uuid,
-      extractor.defaults || $7::jsonb,
+    SELECT ${runUuid}, ${runText}, ${extractorId}, ${userId}, 'EXECUTING', ${trigger}, ${schedulerId},
+      extractor.defaults || ${inputs},
       now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC'
     FROM claimed, extractor
     RETURNING id
   ), fired AS (
     INSERT INTO "SchedulerFiring" (id, "schedulerId", "extractorId", "userId", "scheduledFor", outcome, "runId", "createdAt")
-    SELECT gen_random_uuid(), $5::uuid, $1::uuid, $2::uuid, $6::timestamp, 'STARTED', started.id,
+    SELECT gen_random_uuid(), ${schedulerId}, ${extractorId}, ${userId}, ${scheduledFor}, 'STARTED', started.id,
       now() AT TIME ZONE 'UTC'
-    FROM started WHERE $5::uuid IS NOT NULL
+    FROM started WHERE ${schedulerId} IS NOT NULL
     RETURNING id
   ), bulk_item AS (
     UPDATE "BulkRunItem" b SET "runId" = started.id, status = 'RUNNING', attempts = b.attempts + 1,
       "errorMessage" = NULL
-    FROM started WHERE b.id = $8::uuid
+    FROM started WHERE b.id = ${bulkItemId}
     RETURNING b.id
   )
   SELECT extractor.status::text AS status, extractor."extractorType"::text AS "extractorType",
     extractor."hasActions", extractor."hasPendingAsk",
     (SELECT count(*) FROM started)::int AS started
   FROM extractor`;
+}
 // (A data-modifying WITH runs whether or not the final SELECT reads it: `fired` and `bulk_item`
 // always happen.)
 
 /**
  * Starting a run of a saved extractor, the one way: Execute (the API) and a scheduler's firing
- * (the worker) both come here. One statement on node-postgres (START_SQL), since a thousand
+ * (the worker) both come here. One statement on node-postgres (startStatement), since a thousand
  * firings due together make this path hot; then `enqueue` queues the job, and if it cannot, the run is taken back and the extractor
  * gets the status it had.
  */
@@ -134,7 +146,7 @@ export function createRunStarter(deps: {
   /** Queues the run's job (`userId`: whose fair share of the workers it takes). */
   enqueue: (runId: string, userId: string) => Promise<void>;
 }) {
-  const { db, sql, enqueue } = deps;
+  const { db, sql: runner, enqueue } = deps;
 
   /** Takes back a run that could not be queued (its firing record goes with it). */
   function withdrawRun(runId: string, extractorId: string, previousStatus: RunStatus | null) {
@@ -153,22 +165,13 @@ export function createRunStarter(deps: {
 
   return {
     async start(request: StartRunRequest): Promise<StartRunResult> {
-      const { userId, extractorId, firing, inputs, bulkItemId } = request;
+      const { userId, extractorId, firing } = request;
       // The run id is also its job id, known before the job exists: a run row always names its
       // job, so the API's stopped-run sweep can tell a lost job from one not yet queued.
       const runId = randomUUID();
       let extractor: StartRow | undefined;
       try {
-        [extractor] = await sql.query<StartRow>(START_SQL, [
-          extractorId,
-          userId,
-          runId,
-          firing ? 'SCHEDULED' : 'MANUAL',
-          firing?.schedulerId ?? null,
-          firing?.scheduledFor.toISOString() ?? null,
-          JSON.stringify(inputs ?? {}),
-          bulkItemId ?? null,
-        ]);
+        [extractor] = await runner.query<StartRow>(startStatement(request, runId));
       } catch (error) {
         if (firing && isUniqueViolation(error)) return { started: false, refusal: 'ALREADY_FIRED' };
         throw error;

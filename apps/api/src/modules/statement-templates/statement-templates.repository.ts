@@ -46,13 +46,6 @@ function mappingData(box: Box) {
   };
 }
 
-/** Copies a stored file's row and bytes inside PostgreSQL (no round trip through the API). */
-const COPY_FILE_SQL = `
-  INSERT INTO "StoredFile" (id, "userId", name, "mimeType", size, content, sha256, "createdAt")
-  SELECT gen_random_uuid(), "userId", name, "mimeType", size, content, sha256, now()
-    FROM "StoredFile" WHERE id = $1::uuid
-  RETURNING id`;
-
 /** Templates, their page images and boxes; every read and change scoped to the owner. */
 export function createTemplateRepository(db: PrismaClient, files: FileStorage) {
   const ownedImage = (userId: string, imageId: string) =>
@@ -127,8 +120,13 @@ export function createTemplateRepository(db: PrismaClient, files: FileStorage) {
           select: { id: true },
         });
         for (const image of source.images) {
-          // Through Prisma's own connection, so the copy is part of this transaction.
-          const [copied] = await tx.$queryRawUnsafe<{ id: string }[]>(COPY_FILE_SQL, image.fileId);
+          // The file's row and bytes copied inside PostgreSQL (no round trip through the API),
+          // through Prisma's own connection, so the copy is part of this transaction.
+          const [copied] = await tx.$queryRaw<{ id: string }[]>`
+            INSERT INTO "StoredFile" (id, "userId", name, "mimeType", size, content, sha256, "createdAt")
+            SELECT gen_random_uuid(), "userId", name, "mimeType", size, content, sha256, now()
+              FROM "StoredFile" WHERE id = ${image.fileId}::uuid
+            RETURNING id`;
           if (!copied) throw new Error('a page image file is missing');
           await tx.templatePageImage.create({
             data: {
