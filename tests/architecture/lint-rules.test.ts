@@ -198,6 +198,41 @@ describe('the linter holds the architecture', { timeout: 120_000 }, () => {
     ).toContain('@typescript-eslint/no-floating-promises');
   });
 
+  it('holds the type-aware rules: misused promises, awaits of non-promises, idle casts, unexhausted switches (issue 28)', async () => {
+    const file = 'packages/shared/src/constants.ts';
+    const cases: { rule: string; planted: string; compliant: string }[] = [
+      {
+        // A promise handed where a void callback is expected: its rejection reaches nobody.
+        rule: '@typescript-eslint/no-misused-promises',
+        planted: 'export function later(run: () => void) { run(); }\nlater(async () => {});\n',
+        compliant:
+          'export function later(run: () => void) { run(); }\nlater(() => void Promise.resolve());\n',
+      },
+      {
+        rule: '@typescript-eslint/await-thenable',
+        planted: 'export async function one() { return await 1; }\n',
+        compliant: 'export async function one() { return await Promise.resolve(1); }\n',
+      },
+      {
+        rule: '@typescript-eslint/no-unnecessary-type-assertion',
+        planted: "const name: string = 'a';\nexport const copy = name as string;\n",
+        compliant: "const name: unknown = 'a';\nexport const copy = name as string;\n",
+      },
+      {
+        // A default branch does not stand in for a member of the union: a new member must be placed.
+        rule: '@typescript-eslint/switch-exhaustiveness-check',
+        planted:
+          "export function size(kind: 'small' | 'large'): number {\n  switch (kind) {\n    case 'small':\n      return 1;\n    default:\n      return 2;\n  }\n}\n",
+        compliant:
+          "export function size(kind: 'small' | 'large'): number {\n  switch (kind) {\n    case 'small':\n      return 1;\n    case 'large':\n      return 2;\n  }\n}\n",
+      },
+    ];
+    for (const { rule, planted, compliant } of cases) {
+      expect(await violations(file, planted), rule).toContain(rule);
+      expect(await violations(file, compliant), rule).not.toContain(rule);
+    }
+  });
+
   it('SPA screens show text through the translation table, never as JSX literals (issue 28)', async () => {
     const screen = 'apps/web/src/features/statement-templates/components/template-name-dialog.tsx';
     for (const code of [
