@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '@pagewright/shared';
-import { createTestDatabase, dropTestDatabase } from '../../../../tests/support/test-database.js';
+import { createTestDatabase, dropTestDatabase } from '../test-support/test-database.js';
 import { createPrismaClient } from '../index.js';
 import { createPostgresFileStorage } from '../file-storage.js';
 import { createDatasetTable } from './dataset-table.js';
