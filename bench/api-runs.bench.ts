@@ -45,8 +45,8 @@ import {
   type WebhookDeliveryList,
   type WebhookDeliveryView,
 } from '@pagewright/shared';
-import { createPrismaClient } from '../packages/db/src/index.js';
-import { postWebhook } from '../apps/worker/src/webhooks/webhook-post.js';
+import { createPrismaClient } from '@pagewright/db';
+import { postWebhook } from '@pagewright/worker';
 import { startFixtureSite } from '../tests/fixtures/site/server.js';
 import { createConfirmedUser } from '../tests/support/accounts.js';
 import { waitFor } from '../tests/support/ports.js';

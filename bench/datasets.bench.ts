@@ -21,13 +21,9 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import pg from 'pg';
 import request from 'supertest';
-import { createPrismaClient, datasetTable, fieldColumn } from '../packages/db/src/index.js';
-import { createRunStore } from '../apps/worker/src/flows/run-store.js';
-import type {
-  DatasetEditResponse,
-  LabelColumnRow,
-  QueryFieldStepResponse,
-} from '../packages/shared/src/index.js';
+import { createPrismaClient, datasetTable, fieldColumn } from '@pagewright/db';
+import { createRunStore } from '@pagewright/worker';
+import type { DatasetEditResponse, LabelColumnRow, QueryFieldStepResponse } from '@pagewright/shared';
 import { createConfirmedUser } from '../tests/support/accounts.js';
 import { startStack } from '../tests/support/stack.js';
 import { createQueryOfRows, writeWorkbookFromMemory } from './support/export-workbook.js';

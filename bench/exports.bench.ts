@@ -16,7 +16,7 @@ import os from 'node:os';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import request from 'supertest';
-import { createPrismaClient } from '../packages/db/src/index.js';
+import { createPrismaClient } from '@pagewright/db';
 import { createConfirmedUser } from '../tests/support/accounts.js';
 import { startStack } from '../tests/support/stack.js';
 import { createQueryOfRows, writeWorkbookFromMemory } from './support/export-workbook.js';

@@ -34,7 +34,7 @@ import os from 'node:os';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { MESSAGE_LIST_PAGE_SIZE, type MessageListResponse } from '@pagewright/shared';
-import { createPrismaClient } from '../packages/db/src/index.js';
+import { createPrismaClient } from '@pagewright/db';
 import { createSignedInUser } from '../tests/support/accounts.js';
 import { fromRoot } from '../tests/support/paths.js';
 import { freePort, waitFor } from '../tests/support/ports.js';

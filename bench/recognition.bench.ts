@@ -31,7 +31,7 @@ import {
   type TemplateDto,
   type TemplateImageDto,
 } from '@pagewright/shared';
-import { createPrismaClient } from '../packages/db/src/index.js';
+import { createPrismaClient } from '@pagewright/db';
 import { createSignedInUser, type SignedInUser } from '../tests/support/accounts.js';
 import { waitFor } from '../tests/support/ports.js';
 import { treeRss } from '../tests/support/process-tree.js';

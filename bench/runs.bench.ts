@@ -24,12 +24,7 @@ import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { chromiumLaunchOptions } from '@pagewright/automation';
 import type { RunDetail } from '@pagewright/shared';
-import {
-  actionSecretContext,
-  createPrismaClient,
-  createSecretBox,
-  type Prisma,
-} from '../packages/db/src/index.js';
+import { actionSecretContext, createPrismaClient, createSecretBox, type Prisma } from '@pagewright/db';
 import { FIXTURE_PASSWORD, startFixtureSite } from '../tests/fixtures/site/server.js';
 import { createConfirmedUser } from '../tests/support/accounts.js';
 import { fromRoot } from '../tests/support/paths.js';

@@ -3,12 +3,7 @@ import { Writable } from 'node:stream';
 import type pg from 'pg';
 import request from 'supertest';
 import type ExcelJS from 'exceljs';
-import {
-  createDatasetTable,
-  fillDataset,
-  pgSql,
-  type createPrismaClient,
-} from '../../packages/db/src/index.js';
+import { createDatasetTable, fillDataset, pgSql, type createPrismaClient } from '@pagewright/db';
 import { fromRoot } from '../../tests/support/paths.js';
 
 const CATEGORIES = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa'];

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { createPostgresFileStorage, createPrismaClient } from '../../packages/db/src/index.js';
+import { createPostgresFileStorage, createPrismaClient } from '@pagewright/db';
 
 const env = (name: string): string => {
   const value = process.env[name];
