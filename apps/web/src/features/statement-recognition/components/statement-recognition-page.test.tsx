@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -8,6 +8,7 @@ import { Toaster } from '../../../components/toaster';
 import '../../../lib/i18n';
 import { StatementRecognitionPage } from './statement-recognition-page';
 import { closeToasts } from '../../../test-support/dom';
+import { sentJson, urlOf } from '../../../test-support/fetch';
 
 const TEMPLATE = {
   id: '1e2f3a4b-5c6d-4e7f-8a9b-0c1d2e3f4a5b',
@@ -19,7 +20,7 @@ const pdf = (name: string) => new File(['%PDF-1.7\n%…'], name, { type: 'applic
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-let fetchMock: ReturnType<typeof vi.fn>;
+let fetchMock: Mock<typeof fetch>;
 let templates: unknown[];
 /** Answers of pdf-to-text, released one by one by the test. */
 let pending: ((response: Response) => void)[];
@@ -28,7 +29,7 @@ beforeEach(() => {
   templates = [TEMPLATE];
   pending = [];
   fetchMock = vi.fn((input: RequestInfo | URL) => {
-    const url = String(input);
+    const url = urlOf(input);
     if (url === '/api/statement-recognition-template/user') return Promise.resolve(json(templates));
     if (url.startsWith('/api/statement-recognition/pdf-to-text/'))
       return new Promise<Response>((resolve) => pending.push(resolve));
@@ -91,7 +92,7 @@ describe('the recognition screen', () => {
     await user.upload(screen.getByTestId('pdf-input'), [pdf('a.pdf')]);
     await user.click(await screen.findByRole('button', { name: 'Process' }));
     expect(await screen.findByText(MESSAGES['recognition.no.template'])).toBeTruthy();
-    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('pdf-to-text'))).toBe(false);
+    expect(fetchMock.mock.calls.some(([url]) => urlOf(url).includes('pdf-to-text'))).toBe(false);
   });
 
   it('sends three files at a time and advances the progress as each one finishes', async () => {
@@ -117,9 +118,9 @@ describe('the recognition screen', () => {
     const table = screen.getByRole('table', { name: 'Consolidated results' });
     expect(within(table).getByText('Ada')).toBeTruthy();
     const consolidated = fetchMock.mock.calls.find(([url]) =>
-      String(url).endsWith('text-to-csv-consolidated'),
+      urlOf(url).endsWith('text-to-csv-consolidated'),
     );
-    expect(JSON.parse(String((consolidated?.[1] as RequestInit).body))).toEqual({
+    expect(sentJson(consolidated?.[1])).toEqual({
       tokenList: ['token-a.pdf', 'token-b.pdf', 'token-d.pdf'],
     });
   });
@@ -176,9 +177,9 @@ describe('the recognition screen', () => {
     expect(names).toEqual(['a.pdf', 'b.pdf', 'c.pdf']);
     await screen.findByRole('button', { name: 'Show consolidated results' });
     const consolidated = fetchMock.mock.calls.find(([url]) =>
-      String(url).endsWith('text-to-csv-consolidated'),
+      urlOf(url).endsWith('text-to-csv-consolidated'),
     );
-    expect(JSON.parse(String((consolidated?.[1] as RequestInit).body))).toEqual({
+    expect(sentJson(consolidated?.[1])).toEqual({
       tokenList: ['token-a.pdf', 'token-b.pdf', 'token-c.pdf'],
     });
     expect(screen.queryByText(ready)).toBeNull();

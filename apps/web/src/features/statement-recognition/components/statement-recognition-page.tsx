@@ -128,7 +128,7 @@ export function StatementRecognitionPage() {
         <Box sx={{ flex: 1 }}>
           <PageHeading>{t('statements.title')}</PageHeading>
         </Box>
-        <Button onClick={() => navigate(PATHS.dashboard)}>{t('statements.close')}</Button>
+        <Button onClick={() => void navigate(PATHS.dashboard)}>{t('statements.close')}</Button>
       </Stack>
       <Grid container spacing={3}>
         <Grid size={{ xs: 12, md: 5 }}>

@@ -25,10 +25,10 @@ export function StatementRecognitionPanel() {
           {count === undefined ? t('statements.panel.loading') : t('statements.panel.templates', { count })}
         </Typography>
         <Stack direction="row" spacing={1}>
-          <Button variant="contained" onClick={() => navigate(PATHS.statementRecognition)}>
+          <Button variant="contained" onClick={() => void navigate(PATHS.statementRecognition)}>
             {t('statements.panel.process')}
           </Button>
-          <Button onClick={() => navigate(PATHS.templateSettings)}>
+          <Button onClick={() => void navigate(PATHS.templateSettings)}>
             {t('statements.template.settings')}
           </Button>
         </Stack>

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { cleanup, fireEvent, within, render, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MESSAGES, type TemplateImageDto, type TemplateMappingDto } from '@pagewright/shared';
@@ -6,6 +6,7 @@ import { Toaster } from '../../../components/toaster';
 import '../../../lib/i18n';
 import { TemplateModal } from './template-modal';
 import { closeToasts, installPointerEvents, placeAt } from '../../../test-support/dom';
+import { sentJson, urlOf } from '../../../test-support/fetch';
 
 installPointerEvents();
 
@@ -37,18 +38,18 @@ const SAVED: TemplateMappingDto = {
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-let fetchMock: ReturnType<typeof vi.fn>;
+let fetchMock: Mock<typeof fetch>;
 const puts = () =>
   fetchMock.mock.calls
-    .filter(([, init]) => (init as RequestInit | undefined)?.method === 'PUT')
+    .filter(([, init]) => init?.method === 'PUT')
     .map(([url, init]) => ({
-      url: String(url),
-      body: JSON.parse(String((init as RequestInit).body)) as { mappings: unknown[] },
+      url: urlOf(url),
+      body: sentJson(init) as { mappings: unknown[] },
     }));
 
 beforeEach(() => {
   fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-    const url = String(input);
+    const url = urlOf(input);
     if (url === `/api/statement-recognition-template/images/template/${TEMPLATE.id}`)
       return Promise.resolve(json([PAGE]));
     if (url === `/api/statement-recognition-template/mapping/image/${PAGE.id}`)
@@ -117,12 +118,10 @@ describe('the template modal', () => {
   });
 
   it('refuses to save a box without a field name, and sends nothing', async () => {
-    const answer = fetchMock.getMockImplementation() as (
-      input: RequestInfo | URL,
-      init?: RequestInit,
-    ) => Promise<Response>;
+    const answer = fetchMock.getMockImplementation();
+    if (!answer) throw new Error('beforeEach answers the other calls');
     fetchMock.mockImplementation((input: RequestInfo | URL, init?: RequestInit) =>
-      String(input).endsWith(`/mapping/image/${PAGE.id}`) ? Promise.resolve(json([])) : answer(input, init),
+      urlOf(input).endsWith(`/mapping/image/${PAGE.id}`) ? Promise.resolve(json([])) : answer(input, init),
     );
     const { canvas } = await openModal();
     fireEvent.click(screen.getByRole('button', { name: 'Create box' }));

@@ -153,7 +153,7 @@ export function TemplateSettingsPage() {
         >
           {t('templates.add')}
         </Button>
-        <Button onClick={() => navigate(PATHS.dashboard)}>{t('templates.close')}</Button>
+        <Button onClick={() => void navigate(PATHS.dashboard)}>{t('templates.close')}</Button>
       </Stack>
       <Paper variant="outlined">
         {templates.isPending && <CircularProgress aria-label={t('app.loading')} sx={{ m: 2 }} />}
