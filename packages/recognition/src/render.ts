@@ -31,14 +31,18 @@ async function paint(
   const context = canvas.getContext('2d');
   context.fillStyle = '#ffffff';
   context.fillRect(0, 0, width, height);
-  // PDF.js types its canvas as the DOM's, which this package's types (no DOM lib) leave open;
-  // @napi-rs/canvas implements the 2D API it uses.
+  // PDF.js types its canvas as the DOM's; @napi-rs/canvas implements the 2D API it uses. The
+  // worker compiles this with the DOM's types, where the casts are needed; this package has no DOM
+  // lib, where the types are open and the linter sees idle casts of unresolved types.
+  type RenderParameters = Parameters<PDFPageProxy['render']>[0];
+  /* eslint-disable @typescript-eslint/no-unnecessary-type-assertion, @typescript-eslint/no-unsafe-assignment */
   await page.render({
-    canvas,
-    canvasContext: context,
+    canvas: canvas as unknown as RenderParameters['canvas'],
+    canvasContext: context as unknown as RenderParameters['canvasContext'],
     viewport,
     background: '#ffffff',
   }).promise;
+  /* eslint-enable @typescript-eslint/no-unnecessary-type-assertion, @typescript-eslint/no-unsafe-assignment */
   return canvas;
 }
 
