@@ -84,15 +84,17 @@ async function importValue(
   deps: Pick<EngineImportDeps, 'db' | 'files'>,
 ): Promise<EngineImportRow['values'][string] | { rejection: string }> {
   if (value === null || value === undefined) return null;
+  // What a dataset column holds (PendingEngineRow): text, numeric as text, a Date, a file's id.
+  const stored = value as string | Date;
   switch (type) {
     case 'TEXT':
-      return String(value);
+      return String(stored);
     case 'NUMBER':
-      return Number(value);
+      return Number(stored);
     case 'DATETIME':
-      return (value instanceof Date ? value : new Date(String(value))).toISOString();
+      return (stored instanceof Date ? stored : new Date(String(stored))).toISOString();
     case 'FILE': {
-      const id = String(value);
+      const id = String(stored);
       const meta = await deps.db.storedFile.findFirst({
         where: { id, userId: ownerId },
         select: { size: true },

@@ -38,7 +38,7 @@ export interface RunFlowProcessorDeps {
   pool: BrowserPool;
   navigationPolicy: NavigationPolicy;
   /** The egress policy for F-engine URLs (navigation's, plus FENGINE_ALLOWED_HOSTS). */
-  assertEngineUrlAllowed(url: string): Promise<void>;
+  assertEngineUrlAllowed: (url: string) => Promise<void>;
   /** Opens TYPE_PASSWORD secrets; undefined when the worker has no ENCRYPTION_KEY. */
   secrets: SecretBox | undefined;
   redis: Redis;
@@ -117,7 +117,7 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
     const keptFiles = new Map<number, KeptFile[]>();
     let currentSequence: number | undefined;
     let storing: Promise<void> = Promise.resolve();
-    let storeFailure: unknown;
+    let storeFailure: Error | undefined;
 
     const toStore = (step: StepRecord) => {
       const row = rowsBySequence.get(step.sequence);
@@ -181,7 +181,7 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
             );
             unstored.push(step);
             storing = storing.then(storeUnstored).catch((error: unknown) => {
-              storeFailure ??= error;
+              storeFailure ??= error instanceof Error ? error : new Error(String(error));
             });
           },
         },

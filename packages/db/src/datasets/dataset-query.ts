@@ -407,9 +407,9 @@ class QuerySql {
 const whereOf = (conditions: readonly SqlFragment[]) =>
   conditions.length > 0 ? sql` WHERE ${join(conditions, sql` AND `)}` : sql``;
 
+/** A cell of the select: every column comes as text (selectList), or null. */
 function textOf(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  return typeof value === 'string' ? value : String(value);
+  return typeof value === 'string' ? value : null;
 }
 
 function rowOf(query: DatasetQuery, row: Record<string, unknown>): DatasetQueryRow {

@@ -29,7 +29,8 @@ function labelValue(step: RunStepValue | undefined): FillValue {
     case 'file':
     case 'image':
       return step.fileId;
-    default:
+    case 'table':
+    case 'none':
       return null;
   }
 }
