@@ -26,6 +26,10 @@ const QUEUES_AND_HTTP = ['bullmq', 'ioredis', 'fastify', 'supertest', 'ws'];
 const API_NO_BROWSER = 'The API never drives a browser: send the work to the worker.';
 const API_ONLY_REPOSITORIES =
   'Only repositories touch Prisma: services and routes ask their repository, and database refusals through apps/api/src/lib/db-errors.ts.';
+/** The one file that hands SQL text to a driver's raw call (issue 28). */
+const RAW_SQL_RUNNER = 'packages/db/src/datasets/sql-runner.ts';
+const RAW_SQL =
+  "Build SQL with sql`…` from @pagewright/db (values bound, names through ident()) or Prisma's $queryRaw`…`, and run it through a SqlRunner: only sql-runner.ts hands SQL text to a driver.";
 
 /**
  * no-restricted-imports for a list of packages, each also with any sub-path (plus `morePaths` and
@@ -150,6 +154,15 @@ export default tseslint.config(
               target: './apps/api/src/lib',
               from: ['./apps/api/src/modules', './apps/api/src/plugins'],
               message: 'apps/api/src/lib is shared by modules and plugins: it imports neither.',
+            },
+            // Apps' and packages' own tests keep their helpers at home (packages/db/src/test-support);
+            // of tests/, only the fixtures (sites, files) are shared (issue 28).
+            {
+              target: ['./apps', './packages'],
+              from: './tests',
+              except: ['./fixtures'],
+              message:
+                "Tests of an app or package do not reach into tests/: keep the helper in the package's own test-support/ (tests/support may import it from there).",
             },
           ],
         },
@@ -288,6 +301,61 @@ export default tseslint.config(
     files: ['apps/web/src/**/*.tsx'],
     ignores: ['apps/web/src/**/*.test.tsx'],
     rules: { 'no-restricted-syntax': literalUiText() },
+  },
+  {
+    // SQL cannot be concatenated (issue 28): dataset SQL is built with sql`…` (values bound, names
+    // only through ident(): packages/db/src/datasets/sql.ts), Prisma's with its $queryRaw`…`
+    // template. SQL text reaches a driver's raw call in one file only, the runner.
+    files: ['apps/**/*.{ts,tsx}', 'packages/**/*.ts'],
+    ignores: [RAW_SQL_RUNNER, '**/*.test.{ts,tsx}', 'packages/*/src/test-support/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { property: '$queryRawUnsafe', message: RAW_SQL },
+        { property: '$executeRawUnsafe', message: RAW_SQL },
+        { object: 'Prisma', property: 'raw', message: RAW_SQL },
+      ],
+    },
+  },
+  {
+    // …nor is a driver's query() given text put together at run time. (The F-engine sandbox, a
+    // separate product with its own plain SQL, keeps its own ways; the SPA has no SQL.)
+    files: ['apps/api/src/**/*.ts', 'apps/worker/src/**/*.ts', 'packages/*/src/**/*.ts'],
+    ignores: [RAW_SQL_RUNNER, '**/*.test.ts', 'packages/*/src/test-support/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.property.name='query'][arguments.0.type='TemplateLiteral'][arguments.0.expressions.length>0]",
+          message: RAW_SQL,
+        },
+        {
+          selector:
+            "CallExpression[callee.property.name='query'][arguments.0.type='BinaryExpression'][arguments.0.operator='+']",
+          message: RAW_SQL,
+        },
+      ],
+    },
+  },
+  {
+    // Benches use the workspace's packages as their users do, by name (@pagewright/db,
+    // @pagewright/worker's public entry), never by a path into their sources (issue 28).
+    files: ['bench/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(apps|packages)/',
+              message:
+                'Import the package by its name (@pagewright/…); what a bench needs of an app is exported by its public entry (apps/worker/src/index.ts).',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['tests/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}', 'prisma/**/*.{ts,mjs}'],

@@ -269,4 +269,86 @@ describe('the linter holds the architecture', { timeout: 120_000 }, () => {
       ),
     ).not.toContain('no-restricted-syntax');
   });
+
+  it('SQL text reaches a driver only in the runner: no $queryRawUnsafe, no query(`…${x}`) (issue 28)', async () => {
+    const prisma = "import type { PrismaClient } from '@pagewright/db';\ndeclare const db: PrismaClient;\n";
+    const pool = "import type pg from 'pg';\ndeclare const pool: pg.Pool;\ndeclare const name: string;\n";
+    for (const [file, code] of [
+      [
+        'apps/worker/src/flows/run-store.ts',
+        `${prisma}export const a = () => db.$queryRawUnsafe('SELECT 1');\n`,
+      ],
+      [
+        'apps/api/src/lib/db-errors.ts',
+        `${prisma}export const a = () => db.$executeRawUnsafe('SELECT 1');\n`,
+      ],
+      [
+        'packages/db/src/datasets/dataset-fill.ts',
+        "import { Prisma } from '@pagewright/db';\nexport const a = (t: string) => Prisma.raw(t);\n",
+      ],
+    ] as const)
+      expect(await violations(file, code), file).toContain('no-restricted-properties');
+    for (const code of [
+      `${pool}export const a = () => pool.query(\`SELECT * FROM \${name}\`);\n`,
+      `${pool}export const a = () => pool.query('SELECT * FROM ' + name);\n`,
+    ])
+      expect(await violations('packages/db/src/datasets/dataset-table.ts', code), code).toContain(
+        'no-restricted-syntax',
+      );
+    // The runner itself; Prisma's own template and constant text with bound values elsewhere.
+    const runner = 'packages/db/src/datasets/sql-runner.ts';
+    expect(
+      await violations(
+        runner,
+        "import type { PrismaClient } from '../generated/client.js';\ndeclare const db: PrismaClient;\nexport const a = () => db.$queryRawUnsafe('SELECT 1');\n",
+      ),
+    ).not.toContain('no-restricted-properties');
+    expect(
+      await violations(runner, `${pool}export const a = () => pool.query(\`SELECT \${name}\`);\n`),
+    ).not.toContain('no-restricted-syntax');
+    const allowed = await violations(
+      'apps/worker/src/flows/run-store.ts',
+      `${prisma}${pool}export const a = () => db.$queryRaw\`SELECT \${name}\`;\nexport const b = () => pool.query('SELECT $1::text', [name]);\n`,
+    );
+    expect(allowed).not.toContain('no-restricted-properties');
+    expect(allowed).not.toContain('no-restricted-syntax');
+  });
+
+  it('benches import packages by name; package tests keep their helpers at home (issue 28)', async () => {
+    for (const source of [
+      '../apps/worker/src/flows/run-store.js',
+      '../packages/db/src/index.js',
+      '../packages/shared/src/index.js',
+    ])
+      expect(
+        await violations('bench/datasets.bench.ts', `import * as m from '${source}';\nexport const y = m;\n`),
+        source,
+      ).toContain('no-restricted-imports');
+    expect(
+      await violations(
+        'bench/datasets.bench.ts',
+        "import { createRunStore } from '@pagewright/worker';\nimport { datasetTable } from '@pagewright/db';\nimport { startStack } from '../tests/support/stack.js';\nexport const y = [createRunStore, datasetTable, startStack];\n",
+      ),
+    ).not.toContain('no-restricted-imports');
+    const packageTest = 'packages/db/src/datasets/dataset-query.test.ts';
+    expect(
+      await violations(
+        packageTest,
+        "import { createTestDatabase } from '../../../../tests/support/test-database.js';\nexport const y = createTestDatabase;\n",
+      ),
+    ).toContain('import-x/no-restricted-paths');
+    expect(
+      await violations(
+        packageTest,
+        "import { createTestDatabase } from '../test-support/test-database.js';\nexport const y = createTestDatabase;\n",
+      ),
+    ).not.toContain('import-x/no-restricted-paths');
+    // The fixture sites and files are shared test data.
+    expect(
+      await violations(
+        'packages/automation/src/page/page-probe.test.ts',
+        "import { startFixtureSite } from '../../../../tests/fixtures/site/server.js';\nexport const y = startFixtureSite;\n",
+      ),
+    ).not.toContain('import-x/no-restricted-paths');
+  });
 });

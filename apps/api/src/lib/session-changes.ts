@@ -5,6 +5,8 @@ import type { SessionCallers } from './session-callers.js';
 
 /** The PostgreSQL channel the session triggers notify (migration 20261127170000_session_change_notify). */
 const DATABASE_CHANNEL = 'pagewright_session_changed';
+/** LISTEN takes the channel's name, not a parameter: one constant statement. */
+const LISTEN_STATEMENT = `LISTEN ${DATABASE_CHANNEL}`;
 /** How long a lost LISTEN connection waits before it connects again. */
 const RECONNECT_DELAY_MS = 1_000;
 
@@ -95,7 +97,7 @@ export function createSessionChanges(deps: {
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${DATABASE_CHANNEL}`);
+      await client.query(LISTEN_STATEMENT);
       if (listener !== client) return;
       isDatabaseHeard = true;
       updateTrust();
