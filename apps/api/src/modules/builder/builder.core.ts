@@ -11,8 +11,8 @@ import {
   type ExtractorType,
   type LiveSessionRef,
   type ReplayOutcome,
-  type ReplayResult,
   type SessionCommand,
+  type SessionCommandResult,
   type SessionFailure,
 } from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
@@ -206,17 +206,17 @@ export function createBuilderCore(deps: BuilderServiceDeps) {
    * next call opens a new one, and the caller hears why. An aborted `signal` stops the command on
    * the worker and throws the signal's reason.
    */
-  async function command<T>(
+  async function command<C extends Exclude<SessionCommand, { command: 'open' }>>(
     userId: string,
     record: BuilderRecord,
-    build: (sessionId: string) => Exclude<SessionCommand, { command: 'open' }>,
+    build: (sessionId: string) => C,
     timeoutMs: number,
     onProgress?: Parameters<SessionCommandClient['command']>[3],
     signal?: AbortSignal,
-  ): Promise<T | SessionFailure> {
+  ): Promise<SessionCommandResult<C['command']>> {
     const session = await live(userId, record);
     try {
-      return await commands.command<T>(
+      return await commands.command(
         session.workerId,
         build(session.sessionId),
         timeoutMs,
@@ -309,7 +309,7 @@ export function createBuilderCore(deps: BuilderServiceDeps) {
     return store.withLock(userId, type, async () => {
       const record = await current(userId, type);
       const ordered = [...record.actions].sort(bySequence);
-      const answer = await command<ReplayResult>(
+      const answer = await command(
         userId,
         record,
         (sessionId) => ({

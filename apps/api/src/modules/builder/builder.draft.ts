@@ -207,7 +207,7 @@ export function createDraftEditing(deps: BuilderServiceDeps, core: BuilderCore) 
         let result: ExecuteResult | null = null;
         let dialogActions: DraftAction[] = [];
         if (step.type !== 'RAISE_ERROR') {
-          const answer = await command<ExecuteResult>(
+          const answer = await command(
             userId,
             record,
             (sessionId) => ({

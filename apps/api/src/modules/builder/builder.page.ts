@@ -29,12 +29,7 @@ export function createLivePageCommands(core: BuilderCore) {
 
   async function pageAreas(userId: string, type: ExtractorType, reload: boolean) {
     const record = await current(userId, type);
-    const answer = await command<{
-      ok: true;
-      pageUrl: string;
-      areas: NormalizedPage['areas'];
-      pageScreenshot: string | null;
-    }>(
+    const answer = await command(
       userId,
       record,
       (sessionId) => ({ command: 'pageAreas', sessionId, userId, reload }),
@@ -53,7 +48,7 @@ export function createLivePageCommands(core: BuilderCore) {
     async answerDialog(userId: string, type: ExtractorType, answer: DialogAnswer): Promise<string> {
       const record = await current(userId, type);
       if (!record.live) throw new AppError('CONFLICT', BUILDER_MESSAGES.noPageDialog);
-      const result = await command<{ ok: true; answered: boolean }>(
+      const result = await command(
         userId,
         record,
         (sessionId) => ({ command: 'answerDialog', sessionId, userId, answer }),
@@ -69,7 +64,7 @@ export function createLivePageCommands(core: BuilderCore) {
      */
     async lookAround(userId: string, type: ExtractorType, request: LookAroundRequest): Promise<void> {
       const record = await current(userId, type);
-      const answer = await command<{ ok: true }>(
+      const answer = await command(
         userId,
         record,
         (sessionId) => ({ command: 'lookAround', sessionId, userId, ...request }),
@@ -80,7 +75,7 @@ export function createLivePageCommands(core: BuilderCore) {
 
     async evaluatePoint(userId: string, type: ExtractorType, point: Point): Promise<EvaluatePointResponse> {
       const record = await current(userId, type);
-      const answer = await command<EvaluatePointResponse & { ok: true }>(
+      const answer = await command(
         userId,
         record,
         (sessionId) => ({ command: 'evaluatePoint', sessionId, userId, point }),
@@ -122,13 +117,12 @@ export function createLivePageCommands(core: BuilderCore) {
     /** GET /extractor/getImageNavigator: the live page as it looks now (the last screencast frame). */
     async liveImage(userId: string, type: ExtractorType): Promise<LiveImageResponse> {
       const record = await current(userId, type);
-      const answer = await command<{
-        ok: true;
-        image: string;
-        pageUrl: string;
-        width: number;
-        height: number;
-      }>(userId, record, (sessionId) => ({ command: 'image', sessionId, userId }), QUICK_TIMEOUT_MS);
+      const answer = await command(
+        userId,
+        record,
+        (sessionId) => ({ command: 'image', sessionId, userId }),
+        QUICK_TIMEOUT_MS,
+      );
       if (!answer.ok || !record.live) throw new AppError('NOT_FOUND', BUILDER_MESSAGES.noImage);
       return {
         image: answer.image,
@@ -146,7 +140,7 @@ export function createLivePageCommands(core: BuilderCore) {
       mask: { numberMask: NumberMask } | { dateMask: DateMask },
     ): Promise<MaskPreviewResponse> {
       const record = await current(userId, type);
-      const answer = await command<MaskPreviewResponse & { ok: true }>(
+      const answer = await command(
         userId,
         record,
         (sessionId) => ({ command: 'maskPreview', sessionId, userId, selectorValue, ...mask }),

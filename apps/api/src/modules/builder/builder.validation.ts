@@ -72,7 +72,7 @@ export function createValidateAndSave(deps: BuilderServiceDeps, core: BuilderCor
           const stop = cancel ? AbortSignal.any([lock.signal, cancel]) : lock.signal;
           let answer: ValidateResult | SessionFailure;
           try {
-            answer = await command<ValidateResult>(
+            answer = await command(
               userId,
               record,
               (sessionId) => ({

@@ -4,11 +4,17 @@ import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   BUILDER_MESSAGES,
+  SESSION_COMMANDS,
   SESSION_QUEUES,
+  jobOf,
+  parseJobResult,
   queuePrefix,
   sessionFailureSchema,
+  validateProgressSchema,
   workerHeartbeatKey,
   type SessionCommand,
+  type SessionCommandName,
+  type SessionCommandResult,
   type SessionFailure,
   type ValidateProgress,
 } from '@pagewright/shared';
@@ -183,21 +189,16 @@ export function createSessionCommandClient(deps: {
     options.signal?.throwIfAborted();
     const jobId = randomUUID();
     const onProgress = ({ jobId: id, data }: { jobId: string; data: unknown }) => {
-      if (id === jobId && typeof data === 'object' && data !== null)
-        options.onProgress?.(data as ValidateProgress);
+      const progress = id === jobId ? validateProgressSchema.safeParse(data) : undefined;
+      if (progress?.success) options.onProgress?.(progress.data);
     };
     if (options.onProgress) events.on('progress', onProgress);
     let watch: NodeJS.Timeout | undefined;
     let finished: Promise<unknown> | undefined;
     let onAbort: (() => void) | undefined;
     try {
-      const job = await queue.add(command.command, command, {
-        jobId,
-        // Kept a little while: waitUntilFinished reads a job that finished before it looked.
-        removeOnComplete: { age: 60, count: 200 },
-        removeOnFail: { age: 60, count: 200 },
-        attempts: 1,
-      });
+      const { name, data, opts } = jobOf(SESSION_COMMANDS[command.command], command, { jobId });
+      const job = await queue.add(name, data, opts);
       finished = job.waitUntilFinished(events, timeoutMs);
       const workerId = options.workerId;
       const workerGone = workerId
@@ -263,10 +264,11 @@ export function createSessionCommandClient(deps: {
   return {
     /** Opens a live session on whichever worker takes the job. */
     async open(userId: string): Promise<{ workerId: string; sessionId: string }> {
-      const answer = (await send(SESSION_QUEUES.open, { command: 'open', userId }, OPEN_TIMEOUT_MS)) as {
-        workerId: string;
-        sessionId: string;
-      };
+      const answer = parseJobResult(
+        SESSION_COMMANDS.open,
+        await send(SESSION_QUEUES.open, { command: 'open', userId }, OPEN_TIMEOUT_MS),
+      );
+      if (!answer.ok) throw new Error(`The worker opened no live session: ${answer.message}`);
       return { workerId: answer.workerId, sessionId: answer.sessionId };
     },
 
@@ -275,21 +277,21 @@ export function createSessionCommandClient(deps: {
      * SessionLostError; other failures come back as a SessionFailure for the caller to word. An
      * aborted `signal` stops the command on the worker and throws the signal's reason.
      */
-    async command<T>(
+    async command<C extends Exclude<SessionCommand, { command: 'open' }>>(
       workerId: string,
-      command: Exclude<SessionCommand, { command: 'open' }>,
+      command: C,
       timeoutMs: number,
       onProgress?: (progress: ValidateProgress) => void,
       signal?: AbortSignal,
-    ): Promise<T | SessionFailure> {
+    ): Promise<SessionCommandResult<C['command']>> {
       if (!(await isWorkerAlive(workerId))) {
         await forgetWorker(workerId);
         throw new SessionLostError();
       }
       const { sessionId, userId } = command;
-      let answer: unknown;
+      let raw: unknown;
       try {
-        answer = await send(SESSION_QUEUES.ofWorker(workerId), command, timeoutMs, {
+        raw = await send(SESSION_QUEUES.ofWorker(workerId), command, timeoutMs, {
           workerId,
           ...(onProgress ? { onProgress } : {}),
           ...(signal
@@ -306,12 +308,11 @@ export function createSessionCommandClient(deps: {
         if (error instanceof SessionLostError) await forgetWorker(workerId);
         throw error;
       }
-      const failure = sessionFailureSchema.safeParse(answer);
-      if (failure.success) {
-        if (failure.data.reason === 'SESSION_LOST') throw new SessionLostError();
-        return failure.data;
-      }
-      return answer as T;
+      const name: C['command'] = command.command;
+      const answer = parseJobResult(SESSION_COMMANDS[name], raw);
+      const outcome: SessionCommandResult<SessionCommandName> = answer;
+      if (!outcome.ok && outcome.reason === 'SESSION_LOST') throw new SessionLostError();
+      return answer;
     },
 
     /** Best effort: a session whose worker is gone is already closed. */

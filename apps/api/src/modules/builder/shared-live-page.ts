@@ -28,13 +28,7 @@ export function createSharedLivePages(deps: { store: BuilderStore; commands: Ses
         return null;
       const { workerId, sessionId } = builder.live;
       try {
-        const answer = await deps.commands.command<{
-          ok: true;
-          image: string;
-          pageUrl: string;
-          width: number;
-          height: number;
-        }>(
+        const answer = await deps.commands.command(
           workerId,
           { command: 'image', sessionId, userId: ref.ownerId, isPassive: true },
           VIEWER_READ_TIMEOUT_MS,
