@@ -32,6 +32,9 @@ import {
   type ReplayResult,
   type SealedSecretJson,
   type SessionCommand,
+  type SessionCommandAnswer,
+  type SessionCommandName,
+  type SessionCommandOf,
   type SessionFailure,
   type StepValue,
   type ValidateProgress,
@@ -80,6 +83,17 @@ function failure(reason: SessionFailure['reason'], message: string, error?: Auto
 const ENGINE_ASK_TYPES: readonly string[] = [...ENGINE_SIGN_IN_ASK_TYPES, 'ASK_F_ENGINE_INVESTOR'];
 
 const sessionLost = () => failure('SESSION_LOST', 'The live session is no longer open on its worker.');
+
+/** The commands to a session's page (`open` and `close` come first: they need no page). */
+type PageCommandName = Exclude<SessionCommandName, 'open' | 'close'>;
+/** What each page command does, answering what its result schema (SESSION_COMMANDS) accepts. */
+type PageCommandHandlers = {
+  [Name in PageCommandName]: (
+    session: LiveSession,
+    command: SessionCommandOf<Name>,
+    context: { job: Job; log: Logger },
+  ) => Promise<SessionCommandAnswer<Name>>;
+};
 
 /**
  * Commands to the live builder / navigator sessions of this worker (docs/automation-runtime.md
@@ -494,7 +508,47 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
     return { ok: true as const, text: text.value, value: value.value };
   }
 
-  return async function processSessionCommand(job: Job): Promise<unknown> {
+  const onPage: PageCommandHandlers = {
+    execute: (session, command) => execute(session, command),
+    validate: (session, command, { job }) => validate(job, session, command),
+    replay: (session, command) => replay(session, command),
+    stop: async (session, _command, context) => {
+      const validation = validations.get(session.id);
+      validation?.abort();
+      if (validation) context.log.info({ sessionId: session.id }, 'validation stopped');
+      return { ok: true, stopped: validation !== undefined };
+    },
+    answerDialog: async (session, command) => {
+      const pending = session.pendingDialog;
+      pending?.answer(command.answer);
+      return { ok: true, answered: pending !== undefined };
+    },
+    evaluatePoint: async (session, command) => {
+      const element = await elementAtPoint(session.page, command.point);
+      return element
+        ? { ok: true, ...element, selector: element.selectorValue }
+        : failure('NO_ELEMENT', 'There is no element at this point of the page.');
+    },
+    lookAround: async (session, command) => {
+      await wheelAt(session.page, command.point, command.deltaY);
+      return { ok: true };
+    },
+    pageAreas: (session, command) => pageAreas(session, command.reload),
+    image: (session) => image(session),
+    maskPreview: (session, command) => maskPreview(session, command),
+  };
+
+  /** The page command's handler, by its name (one map: a command without one is a type error). */
+  function onPageCommand<Name extends PageCommandName>(
+    name: Name,
+    session: LiveSession,
+    command: SessionCommandOf<Name>,
+    context: { job: Job; log: Logger },
+  ): Promise<SessionCommandAnswer<Name>> {
+    return onPage[name](session, command, context);
+  }
+
+  return async function processSessionCommand(job: Job): Promise<SessionCommandAnswer<SessionCommandName>> {
     const parsed = sessionCommandSchema.safeParse(job.data);
     if (!parsed.success) return failure('INVALID', `Malformed session command: ${parsed.error.message}`);
     const command = parsed.data;
@@ -517,40 +571,7 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
         : sessions.use(command.sessionId, command.userId);
     if (!session) return sessionLost();
     try {
-      switch (command.command) {
-        case 'execute':
-          return await execute(session, command);
-        case 'validate':
-          return await validate(job, session, command);
-        case 'replay':
-          return await replay(session, command);
-        case 'stop': {
-          const validation = validations.get(session.id);
-          validation?.abort();
-          if (validation) jobLog.info({ sessionId: session.id }, 'validation stopped');
-          return { ok: true, stopped: validation !== undefined };
-        }
-        case 'answerDialog': {
-          const pending = session.pendingDialog;
-          pending?.answer(command.answer);
-          return { ok: true, answered: pending !== undefined };
-        }
-        case 'evaluatePoint': {
-          const element = await elementAtPoint(session.page, command.point);
-          return element
-            ? { ok: true, ...element, selector: element.selectorValue }
-            : failure('NO_ELEMENT', 'There is no element at this point of the page.');
-        }
-        case 'lookAround':
-          await wheelAt(session.page, command.point, command.deltaY);
-          return { ok: true };
-        case 'pageAreas':
-          return await pageAreas(session, command.reload);
-        case 'image':
-          return await image(session);
-        case 'maskPreview':
-          return await maskPreview(session, command);
-      }
+      return await onPageCommand(command.command, session, command, { job, log: jobLog });
     } catch (error) {
       if (session.page.isClosed()) return sessionLost();
       const classified = classifyError(error, undefined);
