@@ -37,12 +37,11 @@ import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import {
-  FIRE_SCHEDULER_JOB_OPTIONS,
   QUEUES,
   RUN_JOBS,
   SCHEDULE_JOBS,
+  addJob,
   queuePrefix,
-  runFlowJobOptions,
   type FireSchedulerPayload,
   type RunFlowPayload,
 } from '@pagewright/shared';
@@ -292,9 +291,9 @@ try {
   const baselineRule = repeatRuleOf(dailyAt(baselineDueAt));
   for (let i = 0; i < SCHEDULERS; i++)
     await baselineQueue.upsertJobScheduler(`baseline:${i}`, baselineRule, {
-      name: SCHEDULE_JOBS.fire,
+      name: SCHEDULE_JOBS.fire.name,
       data: { i },
-      opts: FIRE_SCHEDULER_JOB_OPTIONS,
+      opts: SCHEDULE_JOBS.fire.options,
     });
   const baselineDrifts: number[] = [];
   const baselineWorkers = workers.map(
@@ -325,7 +324,7 @@ try {
       db: counted.prisma,
       sql: countedSql,
       enqueue: async (runId) => {
-        await runsQueue.add(RUN_JOBS.runFlow, { runId }, runFlowJobOptions(runId));
+        await addJob(runsQueue, RUN_JOBS.runFlow, { runId });
       },
     }),
     schedules: schedulesQueue,
@@ -334,9 +333,9 @@ try {
   const firingJob = (schedulerId: string, prevMillis: number) =>
     ({
       id: `repeat:${jobSchedulerId(schedulerId)}:${prevMillis}`,
-      name: SCHEDULE_JOBS.fire,
+      name: SCHEDULE_JOBS.fire.name,
       data: { schedulerId },
-      opts: { ...FIRE_SCHEDULER_JOB_OPTIONS, prevMillis },
+      opts: { ...SCHEDULE_JOBS.fire.options, prevMillis },
       timestamp: Date.now(),
     }) as unknown as Job;
   /** Schedulers inserted with Prisma (no job scheduler: only this phase fires them). */
