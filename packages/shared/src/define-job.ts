@@ -51,8 +51,6 @@ export type JobPayload<D extends JobDefinition> = z.input<D['payload']>;
 export type JobAnswer<D extends JobDefinition> = z.input<D['result']>;
 /** What whoever waits for the job reads, once parsed. */
 export type JobResult<D extends JobDefinition> = z.output<D['result']>;
-/** The names on the wire of a queue's jobs. */
-export type JobName<C extends JobCatalogue> = C[keyof C]['name'];
 
 /** Declares a kind of job; the literal queue and name stay in its type. */
 export function defineJob<
