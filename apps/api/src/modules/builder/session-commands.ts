@@ -6,7 +6,7 @@ import {
   BUILDER_MESSAGES,
   SESSION_COMMANDS,
   SESSION_QUEUES,
-  jobOf,
+  addJob,
   parseJobResult,
   queuePrefix,
   sessionFailureSchema,
@@ -197,8 +197,7 @@ export function createSessionCommandClient(deps: {
     let finished: Promise<unknown> | undefined;
     let onAbort: (() => void) | undefined;
     try {
-      const { name, data, opts } = jobOf(SESSION_COMMANDS[command.command], command, { jobId });
-      const job = await queue.add(name, data, opts);
+      const job = await addJob(queue, SESSION_COMMANDS[command.command], command, { jobId });
       finished = job.waitUntilFinished(events, timeoutMs);
       const workerId = options.workerId;
       const workerGone = workerId
