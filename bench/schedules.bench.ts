@@ -46,8 +46,8 @@ import {
   type RunFlowPayload,
 } from '@pagewright/shared';
 import { jobSchedulerId, repeatRuleOf, type Timetable } from '@pagewright/shared/schedule-timetable';
-import { createDatabase, createPrismaClient, createRunStarter, pgSql } from '../packages/db/src/index.js';
-import { createFireSchedulerProcessor } from '../apps/worker/src/processors/fire-scheduler.processor.js';
+import { createDatabase, createPrismaClient, createRunStarter, pgSql } from '@pagewright/db';
+import { createFireSchedulerProcessor } from '@pagewright/worker';
 import { createConfirmedUser } from '../tests/support/accounts.js';
 import { waitFor } from '../tests/support/ports.js';
 import { startStack } from '../tests/support/stack.js';
