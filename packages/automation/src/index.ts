@@ -6,13 +6,7 @@ export * from './safety/egress-proxy.js';
 export * from './flow/classify-error.js';
 export * from './flow/flow-types.js';
 export * from './flow/run-flow.js';
-export {
-  BROWSER_CLOSED_MESSAGE,
-  browserLossBehind,
-  describeBrowserLoss,
-  giveUpBrowser,
-} from './flow/browser-loss.js';
-export type { ActionContext, ActionExecutor, ActionOutcome } from './actions/action-context.js';
+export { browserLossBehind, describeBrowserLoss, giveUpBrowser } from './flow/browser-loss.js';
 export * from './actions/executors.js';
 export { wheelAt } from './actions/page-actions.js';
 export * from './values/number-mask.js';

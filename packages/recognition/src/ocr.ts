@@ -36,10 +36,3 @@ export async function ocrText(png: Buffer): Promise<string> {
     .filter((line) => line.length > 0)
     .join('\n');
 }
-
-/** Stops the engine (a process that ends, or a test). */
-export async function stopOcr(): Promise<void> {
-  const running = worker;
-  worker = null;
-  if (running) await (await running).terminate();
-}

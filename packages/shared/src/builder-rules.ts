@@ -8,7 +8,6 @@ import {
 import type { ActionOptions, ElementTarget, NumberMask, PageElementArea } from './contracts/automation.js';
 import {
   EXTRACTOR_ACTION_TYPES,
-  FENGINE_ACTION_TYPES,
   INSERTOR_ACTION_TYPES,
   type ActionType,
   type Condition,
@@ -123,10 +122,6 @@ export const ORDERING_CONDITIONS: readonly Condition[] = [
 export function offeredActionTypes(extractorType: ExtractorType): readonly ActionType[] {
   if (extractorType === 'INSERTOR' || extractorType === 'FENGINE_INSERTOR') return INSERTOR_ACTION_TYPES;
   return EXTRACTOR_ACTION_TYPES;
-}
-
-export function isEngineActionType(type: ActionType): boolean {
-  return (FENGINE_ACTION_TYPES as readonly ActionType[]).includes(type);
 }
 
 /** Default sequence of a new action: the next multiple of ten above the highest. */

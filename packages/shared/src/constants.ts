@@ -75,14 +75,11 @@ export const QUERY_PAGE_SIZES = [5, 10, 25] as const;
 export const QUERY_DEFAULT_PAGE_SIZE = 5;
 
 export const RECOGNITION_MAX_FILES = 100;
-export const TEMPLATE_IMAGE_MAX_FILES = 1;
 export const CONSOLIDATED_PAGE_SIZES = [100, 500, 1000] as const;
 export const CONSOLIDATED_DEFAULT_PAGE_SIZE = 100;
-export const CONSOLIDATED_HEADER_SKIP_CELLS = 4;
 export const CONSOLIDATED_COLUMNS_PER_RECORD = 4;
 export const CSV_NEWLINE_MARKER = '__NL__';
 export const PROGRESS_HIDE_DELAY_MS = 2000;
-export const PROGRESS_STEP_MS = 500;
 
 export const ANNOTATION_HISTORY_DEPTH = 10;
 export const ANNOTATION_ZOOM_MIN = 0.05;

@@ -116,11 +116,6 @@ export function queryOperator(operatorId: number): QueryOperator | undefined {
   return QUERY_OPERATORS[operatorId - 1];
 }
 
-/** Ids 22-28 need no value (data spec §5). */
-export function operatorNeedsValue(operatorId: number): boolean {
-  return queryOperator(operatorId)?.valueType !== 'NONE';
-}
-
 /** Separator of LIST values ("a;b;c") and of the two dates of "between" ("2026-01-01;2026-01-31"). */
 export const FILTER_VALUE_SEPARATOR = ';';
 

@@ -74,16 +74,10 @@ async function captureThroughCdp(page: Page): Promise<Buffer | undefined> {
   }
 }
 
-/**
- * The element's part of a viewport picture: only when it lies wholly inside the viewport, or
- * (`partly`) whatever part of it is in view.
- */
-async function cropped(picture: Buffer, box: Box, page: Page, partly = false): Promise<Buffer | undefined> {
+/** The part of the element a viewport picture shows. */
+async function cropped(picture: Buffer, box: Box, page: Page): Promise<Buffer | undefined> {
   const viewport = page.viewportSize();
   if (!viewport) return undefined;
-  const inside =
-    box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height;
-  if (!inside && !partly) return undefined;
   const left = Math.max(0, box.x);
   const top = Math.max(0, box.y);
   const right = Math.min(viewport.width, box.x + box.width);
@@ -124,21 +118,6 @@ export async function elementBoxOf(element: Locator | undefined): Promise<Box | 
   return element.boundingBox({ timeout: ELEMENT_CAPTURE_TIMEOUT_MS }).catch(() => null);
 }
 
-/** The element's picture: cut out of the page picture, or its own capture when not wholly in view. */
-async function elementPicture(
-  page: Page,
-  element: Locator,
-  box: Box,
-  picture: Buffer | undefined,
-): Promise<Buffer | undefined> {
-  return (
-    (picture && (await cropped(picture, box, page).catch(() => undefined))) ??
-    (await element
-      .screenshot({ type: 'jpeg', quality: JPEG_QUALITY, timeout: ELEMENT_CAPTURE_TIMEOUT_MS })
-      .catch(() => undefined))
-  );
-}
-
 function kept(
   options: StepPictureOptions,
   box: Box | null,
@@ -158,25 +137,6 @@ const wantsElementOf = (options: StepPictureOptions, box: Box | null): box is Bo
   options.withElement && box !== null && box.width > 0 && box.height > 0;
 
 /**
- * The pictures kept with a step, taken now: the viewport, and the element the step acted on cut
- * out of that same picture (≈ 14 ms on a worker thread instead of ≈ 80 ms for
- * locator.screenshot). An element that is not wholly in view falls back to locator.screenshot,
- * which scrolls it into view. Flows use framePictures instead, which costs the flow nothing.
- */
-export async function stepPictures(
-  page: Page,
-  element: Locator | undefined,
-  options: StepPictureOptions,
-): Promise<StepPictures> {
-  const box = await elementBoxOf(element);
-  const wantsElement = wantsElementOf(options, box);
-  const picture = options.withPage || wantsElement ? await pagePicture(page) : undefined;
-  const elementScreenshot =
-    wantsElement && element ? await elementPicture(page, element, box, picture) : undefined;
-  return kept(options, box, picture, elementScreenshot);
-}
-
-/**
  * A step's pictures from a frame Chromium painted anyway (the page's screencast), so the flow goes
  * on at once while they are made: the page picture is the frame (see pictureFromFrame), the
  * element is cut out of it by the box measured when the step ended (only what shows: the flow has
@@ -193,6 +153,6 @@ export async function framePictures(
   if (!options.withPage && !wantsElement) return kept(options, box, undefined, undefined);
   const picture = await frame;
   const elementScreenshot =
-    wantsElement && picture ? await cropped(picture, box, page, true).catch(() => undefined) : undefined;
+    wantsElement && picture ? await cropped(picture, box, page).catch(() => undefined) : undefined;
   return kept(options, box, picture, elementScreenshot);
 }

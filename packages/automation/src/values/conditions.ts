@@ -1,5 +1,4 @@
 import type { Condition, DateMask, NumberMask, StepValue } from '@pagewright/shared';
-import { CONDITIONS } from '@pagewright/shared';
 import { AutomationError } from '../flow/automation-error.js';
 import { parseDate, parseIsoInstant } from './date-mask.js';
 import { parseNumber } from './number-mask.js';
@@ -11,20 +10,11 @@ const ORDERING_CONDITIONS: readonly Condition[] = [
   'GREATER_EQUAL_THAN',
   'LESS_EQUAL_THAN',
 ];
-const TEXT_CONDITIONS: readonly Condition[] = ['EQUAL', 'NOT_EQUAL', 'CONTAINS', 'NOT_CONTAINS'];
 
 /** The masks of the step that produced the left value, used to read the right value the same way. */
 export interface ConditionMasks {
   numberFormat?: Partial<NumberMask> | undefined;
   datetimeFormat?: (Partial<DateMask> & { mask: string }) | undefined;
-}
-
-/**
- * Which conditions the builder offers for a source value (automation spec §5): the four ordering
- * ones only for numbers and dates, the equality/contain ones always.
- */
-export function conditionsFor(valueKind: StepValue['kind']): Condition[] {
-  return valueKind === 'number' || valueKind === 'datetime' ? [...CONDITIONS] : [...TEXT_CONDITIONS];
 }
 
 /** The text a value compares as under EQUAL/CONTAINS when it is not a number or date. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AutomationError } from '../flow/automation-error.js';
-import { conditionsFor, evaluateCondition } from './conditions.js';
+import { evaluateCondition } from './conditions.js';
 import { parseDate } from './date-mask.js';
 import { parseNumber } from './number-mask.js';
 
@@ -68,12 +68,6 @@ describe('parseDate', () => {
 });
 
 describe('conditions', () => {
-  it('offers the ordering conditions only for numbers and dates', () => {
-    expect(conditionsFor('number')).toHaveLength(8);
-    expect(conditionsFor('datetime')).toContain('LESS_EQUAL_THAN');
-    expect(conditionsFor('text')).toEqual(['EQUAL', 'NOT_EQUAL', 'CONTAINS', 'NOT_CONTAINS']);
-  });
-
   it('compares numbers as numbers', () => {
     const left = { kind: 'number', value: 1234.5 } as const;
     expect(evaluateCondition(left, 'GREATER_THAN', '1000')).toBe(true);

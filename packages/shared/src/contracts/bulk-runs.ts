@@ -39,12 +39,6 @@ export const RETRYABLE_BULK_RUN_ITEM_STATUSES = [
   'ERROR',
   'STOPPED',
 ] as const satisfies readonly BulkRunItemStatus[];
-/** The items still to end: the progress bar counts the others as done. */
-export const OPEN_BULK_RUN_ITEM_STATUSES = [
-  'PENDING',
-  'STARTING',
-  'RUNNING',
-] as const satisfies readonly BulkRunItemStatus[];
 
 /** Which column of a dataset or query fills which input; left out, an input takes the column of its name. */
 const columnMapping = z.record(inputNameSchema, z.string().min(1).max(255)).default({});

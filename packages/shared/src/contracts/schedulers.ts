@@ -107,7 +107,6 @@ export const saveSchedulerRequestSchema = z
       problem('dayOfMonth', MESSAGES['scheduler.day.of.month.required']);
   });
 export type SaveSchedulerRequest = z.infer<typeof saveSchedulerRequestSchema>;
-export const saveSchedulerResponseSchema = z.object({ id: z.string().uuid(), message: z.string() });
 
 /** POST /extractor/scheduler/rename. */
 export const renameSchedulerRequestSchema = z.object({
