@@ -12,8 +12,8 @@ import { connectorRoutes } from './routes/connector.routes.js';
 import { SandboxStore } from './store.js';
 
 export * from './constants.js';
-export { CONNECTOR_CALLS, type ConnectorCall, type Faults } from './faults.js';
-export { SEED_INVESTOR_COUNT } from './seed.js';
+/** The fault switches' shape, for the tests that throw them. */
+export type { Faults } from './faults.js';
 
 export interface SandboxOptions {
   databaseUrl?: string;

@@ -145,4 +145,3 @@ export function createDraftStore<T>(redis: Redis, options: DraftStoreOptions<T>)
     },
   };
 }
-export type DraftStore<T> = ReturnType<typeof createDraftStore<T>>;

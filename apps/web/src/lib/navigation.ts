@@ -15,8 +15,3 @@ export async function navigateTo(to: string, options: { replace?: boolean } = {}
   if (navigateWithRouter) await navigateWithRouter(to, options);
   else window.location.assign(to);
 }
-
-/** A full reload of the current page (after a message is sent, the spec reloads the page returned to). */
-export function reloadPage(): void {
-  window.location.reload();
-}

@@ -223,7 +223,6 @@ export function createBulkRunDriver(deps: {
     },
   };
 }
-export type BulkRunDriver = ReturnType<typeof createBulkRunDriver>;
 
 /** Keeps the sweep's job scheduler (idempotent: run at start and when Redis comes back). */
 export async function scheduleBulkRunSweep(queue: Queue, everyMs: number): Promise<void> {

@@ -219,4 +219,3 @@ export function createWebhookEvents(deps: WebhookEventsDeps) {
     queueDeliveries,
   };
 }
-export type WebhookEvents = ReturnType<typeof createWebhookEvents>;

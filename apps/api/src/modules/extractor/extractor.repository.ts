@@ -15,7 +15,6 @@ const copiedActionInclude = {
   dateMask: true,
   savedSecret: true,
 } as const satisfies Prisma.ExtractorActionInclude;
-export type ActionToCopy = Prisma.ExtractorActionGetPayload<{ include: typeof copiedActionInclude }>;
 
 /**
  * Re-seals one secret of a copied action for the copy's action id (secrets are bound to

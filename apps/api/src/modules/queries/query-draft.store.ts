@@ -38,7 +38,6 @@ const draftSchema = z.object({
   ),
 });
 export type QueryDraft = z.infer<typeof draftSchema>;
-export type QueryDraftField = QueryDraft['fields'][number];
 export type QueryDraftFilter = QueryDraft['filters'][number];
 
 export const noDraft = () => new AppError('CONFLICT', MESSAGES['query.no.draft']);

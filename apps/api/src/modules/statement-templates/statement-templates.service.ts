@@ -5,7 +5,6 @@ import {
   RECOGNITION_JOBS,
   addJob,
   looksLikePdf,
-  type TemplateBox,
   type TemplateDto,
   type TemplateImageDto,
   type TemplateMappingDto,
@@ -197,4 +196,3 @@ export function createTemplateService(deps: {
   };
 }
 export type TemplateService = ReturnType<typeof createTemplateService>;
-export type { TemplateBox };

@@ -78,11 +78,6 @@ export function missingOf(
   return { field: row.datasetFieldId === '', operator: operator === undefined, value: isValueMissing };
 }
 
-export function isRowComplete(row: FilterRow, operators: readonly QueryOperatorDto[]): boolean {
-  const missing = missingOf(row, operators);
-  return !missing.field && !missing.operator && !missing.value;
-}
-
 export function filterInputsOf(
   rows: readonly FilterRow[],
   operators: readonly QueryOperatorDto[],

@@ -454,5 +454,3 @@ export function useBuilder({ extractorType, itemId, isReadOnlyEdit, onEngineData
     close,
   };
 }
-
-export type BuilderController = ReturnType<typeof useBuilder>;

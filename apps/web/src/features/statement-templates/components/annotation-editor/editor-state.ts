@@ -4,7 +4,6 @@ import {
   ANNOTATION_HISTORY_DEPTH,
   ANNOTATION_ZOOM_MAX,
   ANNOTATION_ZOOM_MIN,
-  type MappingType,
 } from '@pagewright/shared';
 import type { AnnotationClass, BoxRegion } from './types';
 
@@ -203,6 +202,3 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
     }
   }
 }
-
-/** The type a new class gets when it is added from a box's field name. */
-export const DEFAULT_TYPE: MappingType = 'TEXT';

@@ -1,2 +1,2 @@
 export { AnnotationEditor } from './annotation-editor';
-export type { AnnotationClass, AnnotationEditorProps, AnnotationSettings, BoxRegion } from './types';
+export type { AnnotationClass, BoxRegion } from './types';
