@@ -12,7 +12,7 @@ import { connectorRoutes } from './routes/connector.routes.js';
 import { SandboxStore } from './store.js';
 
 export * from './constants.js';
-/** The fault switches' shape, for the tests that throw them. */
+/** @internal The fault switches' shape, for the tests that throw them. */
 export type { Faults } from './faults.js';
 
 export interface SandboxOptions {

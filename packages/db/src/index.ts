@@ -13,6 +13,7 @@ export * from './generated/client.js';
 /**
  * A Prisma client over node-postgres (Prisma 7's client has no query engine of its own).
  * A `?schema=` parameter in the URL selects the PostgreSQL schema, as it does for the Prisma CLI.
+ * @internal For tests and benches: the apps create theirs with createDatabase.
  */
 export function createPrismaClient(databaseUrl: string): PrismaClient {
   const schema = new URL(databaseUrl).searchParams.get('schema') ?? undefined;

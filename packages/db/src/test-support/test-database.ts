@@ -20,7 +20,10 @@ export function databaseUrl(name: string): string {
   return url.toString();
 }
 
-/** A brand-new database with every migration applied, through the product's own Prisma path. */
+/**
+ * A brand-new database with every migration applied, through the product's own Prisma path.
+ * @internal For tests.
+ */
 export async function createTestDatabase(prefix = 'pagewright_test'): Promise<{ name: string; url: string }> {
   const name = `${prefix}_${Date.now()}_${randomBytes(3).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
@@ -38,6 +41,7 @@ export async function createTestDatabase(prefix = 'pagewright_test'): Promise<{ 
   return { name, url };
 }
 
+/** @internal For tests. */
 export async function dropTestDatabase(name: string): Promise<void> {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
