@@ -37,8 +37,8 @@ run_drift_check() {
 
 # Strict TypeScript across the workspace, ESLint and Prettier: the house rules CI enforces.
 run_static_checks() {
-  step "Static checks (pnpm typecheck, pnpm lint)"
-  (cd "$PW_ROOT" && pnpm typecheck && pnpm lint)
+  step "Static checks (pnpm typecheck, pnpm lint, pnpm knip)"
+  (cd "$PW_ROOT" && pnpm typecheck && pnpm lint && pnpm knip)
 }
 
 run_unit_suite() {
@@ -120,7 +120,7 @@ run_tests() {
   if [[ $which == all || $which == static ]]; then
     status=0
     timed run_static_checks || status=$?
-    summary+=(--check "typecheck + lint" "$status")
+    summary+=(--check "typecheck + lint + knip" "$status")
   fi
   if [[ $which == all || $which == unit ]]; then
     status=0
