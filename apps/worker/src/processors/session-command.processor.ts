@@ -59,7 +59,7 @@ export interface SessionCommandDeps {
   askTimeoutMs: number;
   navigationPolicy: NavigationPolicy;
   /** The egress policy for F-engine URLs (navigation's, plus FENGINE_ALLOWED_HOSTS). */
-  assertEngineUrlAllowed(url: string): Promise<void>;
+  assertEngineUrlAllowed: (url: string) => Promise<void>;
   /** The largest value one step may produce (STEP_VALUE_MAX_BYTES). */
   stepValueMaxBytes: number;
   log: Logger;

@@ -9,13 +9,11 @@ import {
   addJob,
   parseJobResult,
   queuePrefix,
-  sessionFailureSchema,
   validateProgressSchema,
   workerHeartbeatKey,
   type SessionCommand,
   type SessionCommandName,
   type SessionCommandResult,
-  type SessionFailure,
   type ValidateProgress,
 } from '@pagewright/shared';
 import { AppError } from '../../lib/app-error.js';
@@ -218,7 +216,8 @@ export function createSessionCommandClient(deps: {
       const { signal } = options;
       const cancelled = signal
         ? new Promise<never>((_, reject) => {
-            onAbort = () => reject(signal.reason);
+            // The caller's reason (an AppError): the catch below knows the abort by it.
+            onAbort = () => reject(signal.reason as Error);
             if (signal.aborted) onAbort();
             else signal.addEventListener('abort', onAbort, { once: true });
           })
@@ -330,7 +329,3 @@ export function createSessionCommandClient(deps: {
   };
 }
 export type SessionCommandClient = ReturnType<typeof createSessionCommandClient>;
-
-export function isSessionFailure(answer: unknown): answer is SessionFailure {
-  return sessionFailureSchema.safeParse(answer).success;
-}
