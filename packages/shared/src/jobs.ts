@@ -165,7 +165,6 @@ export const MAIL_JOBS = {
 } as const;
 
 export const fengineImportPayloadSchema = z.object({ datasetId: z.string().uuid() });
-export type FengineImportPayload = z.infer<typeof fengineImportPayloadSchema>;
 /** One import job at a time per dataset (a second is not queued while one waits or runs). */
 export const fengineImportJobId = (datasetId: string) => `fengine-import-${datasetId}`;
 

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDatabase } from '@pagewright/db';
 import { createSessionCallers, type SessionCallers } from './session-callers.js';
-import { createSessionChanges, type SessionChanges } from './session-changes.js';
+import { createSessionChanges } from './session-changes.js';
 import { createSessionLookup, type SessionLookup } from './session-lookup.js';
 
 /**
@@ -20,7 +20,7 @@ const log = pino({ level: 'silent' });
 
 interface ApiProcess {
   callers: SessionCallers;
-  changes: SessionChanges;
+  changes: ReturnType<typeof createSessionChanges>;
   subscriber: Redis;
   /** Session checks that reached PostgreSQL. */
   reads: number;

@@ -140,4 +140,3 @@ export function createSessionChanges(deps: {
     },
   };
 }
-export type SessionChanges = ReturnType<typeof createSessionChanges>;

@@ -11,7 +11,7 @@ import { createDraftEditing } from './builder.draft.js';
 import { createLivePageCommands } from './builder.page.js';
 import { createValidateAndSave } from './builder.validation.js';
 
-export type { BuilderServiceDeps, ScreenShareLink } from './builder.core.js';
+export type { BuilderServiceDeps } from './builder.core.js';
 
 /**
  * The action builder (automation spec §2, §4, §5, §7): the caller's current draft of one

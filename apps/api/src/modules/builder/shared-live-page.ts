@@ -43,4 +43,3 @@ export function createSharedLivePages(deps: { store: BuilderStore; commands: Ses
     },
   };
 }
-export type SharedLivePages = ReturnType<typeof createSharedLivePages>;
