@@ -28,7 +28,8 @@ export function plainMessage(error: unknown): string {
   return message.replace(ANSI_ESCAPE, '');
 }
 
-const TARGET_CLOSED = /Target page, context or browser has been closed|Browser has been closed|Target closed/u;
+const TARGET_CLOSED =
+  /Target page, context or browser has been closed|Browser has been closed|Target closed/u;
 
 /** Whether Playwright said the page, context or browser it worked in is gone. */
 export function isTargetClosedError(error: unknown): boolean {
