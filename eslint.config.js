@@ -339,9 +339,9 @@ export default tseslint.config(
     },
   },
   {
-    // Benches use the workspace's packages as their users do, by name (@pagewright/db,
+    // Benches and tests use the workspace's packages as their users do, by name (@pagewright/db,
     // @pagewright/worker's public entry), never by a path into their sources (issue 28).
-    files: ['bench/**/*.ts'],
+    files: ['bench/**/*.ts', 'tests/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -350,7 +350,7 @@ export default tseslint.config(
             {
               regex: '^(\\.\\./)+(apps|packages)/',
               message:
-                'Import the package by its name (@pagewright/…); what a bench needs of an app is exported by its public entry (apps/worker/src/index.ts).',
+                'Import the package by its name (@pagewright/…); what a bench or test needs of an app is exported by its public entry (apps/worker/src/index.ts).',
             },
           ],
         },

@@ -314,7 +314,7 @@ describe('the linter holds the architecture', { timeout: 120_000 }, () => {
     expect(allowed).not.toContain('no-restricted-syntax');
   });
 
-  it('benches import packages by name; package tests keep their helpers at home (issue 28)', async () => {
+  it('benches and tests import packages by name; package tests keep their helpers at home (issue 28)', async () => {
     for (const source of [
       '../apps/worker/src/flows/run-store.js',
       '../packages/db/src/index.js',
@@ -328,6 +328,19 @@ describe('the linter holds the architecture', { timeout: 120_000 }, () => {
       await violations(
         'bench/datasets.bench.ts',
         "import { createRunStore } from '@pagewright/worker';\nimport { datasetTable } from '@pagewright/db';\nimport { startStack } from '../tests/support/stack.js';\nexport const y = [createRunStore, datasetTable, startStack];\n",
+      ),
+    ).not.toContain('no-restricted-imports');
+    // The suite's own tests too: what they run of the worker comes through its public entry.
+    expect(
+      await violations(
+        'tests/integration/maintenance.test.ts',
+        "import { purgeExpiredSessions } from '../../apps/worker/src/processors/purge-expired-sessions.processor.js';\nexport const y = purgeExpiredSessions;\n",
+      ),
+    ).toContain('no-restricted-imports');
+    expect(
+      await violations(
+        'tests/integration/maintenance.test.ts',
+        "import { purgeExpiredSessions } from '@pagewright/worker';\nexport const y = purgeExpiredSessions;\n",
       ),
     ).not.toContain('no-restricted-imports');
     const packageTest = 'packages/db/src/datasets/dataset-query.test.ts';

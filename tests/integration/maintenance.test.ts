@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import request from 'supertest';
 import { createPrismaClient } from '@pagewright/db';
-import { purgeExpiredSessions } from '../../apps/worker/src/processors/purge-expired-sessions.processor.js';
+import { purgeExpiredSessions } from '@pagewright/worker';
 import { GOOD_PASSWORD, createConfirmedUser, uniqueEmail } from '../support/accounts.js';
 
 const apiUrl = inject('apiUrl');
