@@ -192,19 +192,27 @@ export async function apiRequest<T = unknown>(path: string, options: ApiRequestO
     }
     const data = await readJson(response);
     if (!options.schema) return data as T;
-    const parsed = safeParse(options.schema, data);
-    if (!parsed.success) {
-      throw new ApiError({
-        status: response.status,
-        message: 'Unexpected answer from the server',
-        code: 'INVALID_RESPONSE',
-        hasServerMessage: false,
-      });
-    }
-    return parsed.data;
+    return parseAnswer(options.schema, data, response.status);
   } finally {
     if (!options.quiet) endLoading();
   }
+}
+
+/**
+ * An answer read through its contract, or the error a call with that schema would have thrown: for
+ * an answer requested before its schema was loaded (the router's early GET /user/settings).
+ */
+export function parseAnswer<T>(schema: core.$ZodType<T>, data: unknown, status = 200): T {
+  const parsed = safeParse(schema, data);
+  if (!parsed.success) {
+    throw new ApiError({
+      status,
+      message: 'Unexpected answer from the server',
+      code: 'INVALID_RESPONSE',
+      hasServerMessage: false,
+    });
+  }
+  return parsed.data;
 }
 
 /**

@@ -10,3 +10,9 @@ export const queryClient = new QueryClient({
     mutations: { retry: false },
   },
 });
+
+/**
+ * The user's settings in the cache: the router asks for them as a screen that needs them starts to
+ * load, the settings feature reads and updates them.
+ */
+export const userSettingsQueryKey = ['user', 'settings'] as const;

@@ -6,8 +6,8 @@ import {
   type UserSettings,
 } from '@pagewright/shared';
 import { apiRequest, errorText } from '../../../lib/api-client';
+import { userSettingsQueryKey } from '../../../lib/query-client';
 import { toast } from '../../../lib/toast';
-import { userSettingsQueryKey } from './get-user-settings';
 
 /** PUT /api/user/settings/:name */
 export function updateUserSetting(name: UserSettingName, value: string): Promise<SettingResponse> {
