@@ -31,6 +31,16 @@ const RAW_SQL_RUNNER = 'packages/db/src/datasets/sql-runner.ts';
 const RAW_SQL =
   "Build SQL with sql`…` from @pagewright/db (values bound, names through ident()) or Prisma's $queryRaw`…`, and run it through a SqlRunner: only sql-runner.ts hands SQL text to a driver.";
 
+/** import-x/no-restricted-paths zones: each folder of `parent` imports none of its siblings. */
+function siblingZones(parent, folders, message) {
+  return folders.map((folder) => ({
+    target: `${parent}/${folder}`,
+    from: parent,
+    except: [`./${folder}`],
+    message,
+  }));
+}
+
 /**
  * no-restricted-imports for a list of packages, each also with any sub-path (plus `morePaths` and
  * `morePatterns`).
@@ -128,22 +138,18 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            ...webFeatures.map((feature) => ({
-              target: `./apps/web/src/features/${feature}`,
-              from: './apps/web/src/features',
-              except: [`./${feature}`],
-              message:
-                'SPA features never import each other: move what both need to components/, lib/ or packages/.',
-            })),
+            ...siblingZones(
+              './apps/web/src/features',
+              webFeatures,
+              'SPA features never import each other: move what both need to components/, lib/ or packages/.',
+            ),
             // The API's modules, plugins and lib (issue 28): modules use lib/ and plugins/, plugins
             // use lib/, lib/ uses neither; app.ts alone wires modules together.
-            ...apiModules.map((module) => ({
-              target: `./apps/api/src/modules/${module}`,
-              from: './apps/api/src/modules',
-              except: [`./${module}`],
-              message:
-                'API modules never import each other: move what both need to apps/api/src/lib/, or let app.ts hand one to the other.',
-            })),
+            ...siblingZones(
+              './apps/api/src/modules',
+              apiModules,
+              'API modules never import each other: move what both need to apps/api/src/lib/, or let app.ts hand one to the other.',
+            ),
             {
               target: './apps/api/src/plugins',
               from: './apps/api/src/modules',
