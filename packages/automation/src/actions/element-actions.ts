@@ -36,9 +36,36 @@ export async function typeInto(
   }
 }
 
-/** The visible text of an element, or the value of a form field, trimmed. */
+/**
+ * The visible text of an element, or the value of a form field, trimmed. Read in Playwright's
+ * utility world, which locating the element has already prepared: a main-world evaluate injects
+ * Playwright's script a second time into every new document (50–100 ms here, the largest part of
+ * a short read-only run). The main world is only the fallback for what the utility calls cannot
+ * read as they are (a form, whose controls shadow the properties a read uses).
+ */
 export async function textOfElement(locator: Locator, timeout: number): Promise<string> {
-  const text = await locator.evaluate(
+  const [fields, forms] = await Promise.all([
+    locator.locator(':scope:is(input, textarea, select)').count(),
+    locator.locator(':scope:is(form)').count(),
+  ]);
+  // A form's controls shadow its properties by name (an input named innerText), in every world.
+  if (forms > 0) return (await textInMainWorld(locator, timeout)).trim();
+  const text = fields > 0 ? await locator.inputValue({ timeout }) : await shownText(locator, timeout);
+  return (text ?? '').trim();
+}
+
+/** innerText for HTML elements; textContent for the rest (SVG, MathML), as a person reads them. */
+async function shownText(locator: Locator, timeout: number): Promise<string | null> {
+  try {
+    return await locator.innerText({ timeout });
+  } catch (error) {
+    if (!plainMessage(error).includes('Node is not an HTMLElement')) throw error;
+    return locator.textContent({ timeout });
+  }
+}
+
+async function textInMainWorld(locator: Locator, timeout: number): Promise<string> {
+  return locator.evaluate(
     (element: Element) => {
       // Through the prototypes: a form's controls shadow its properties by name.
       const localName: unknown = Object.getOwnPropertyDescriptor(Element.prototype, 'localName')?.get?.call(
@@ -59,7 +86,6 @@ export async function textOfElement(locator: Locator, timeout: number): Promise<
     undefined,
     { timeout },
   );
-  return text.trim();
 }
 
 /**
