@@ -15,6 +15,7 @@ lines</textarea>
   <svg width="80" height="20"><text id="chart-label" x="0" y="15">Q3 total</text></svg>
   <div id="host"></div>
   <iframe id="frame" srcdoc="<p id='inner'>In a frame</p>"></iframe>
+  <table><tr><td id="val[&amp;where%5Bid%5D=1][name]">Ada Lovelace</td><td><form method="post"><input name="fields[name]" value="Grace Hopper"></form></td></tr></table>
   <form id="order"><input name="namespaceURI" value="x"><input name="textContent" value="y">Order <i>7</i></form>
   <script>
     document.getElementById('host').attachShadow({ mode: 'open' }).innerHTML = '<span id="shadowed">In a shadow root</span>';
@@ -62,6 +63,9 @@ describe('textOfElement', () => {
     expect(await read('#amount-label')).toBe('Amount');
     expect(await read('#chart-label')).toBe('Q3 total');
     expect(await read('#shadowed')).toBe('In a shadow root');
+    // Shaped on Adminer: a cell whose id is its row's query, and a field of an edit form.
+    expect(await read('#val\\[\\&where\\%5Bid\\%5D\\=1\\]\\[name\\]')).toBe('Ada Lovelace');
+    expect(await read('input[name="fields[name]"]')).toBe('Grace Hopper');
     expect(await textOfElement(page.frameLocator('#frame').locator('#inner'), 2_000)).toBe('In a frame');
   });
 
