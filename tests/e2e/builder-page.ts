@@ -97,8 +97,15 @@ export async function selectInTable(
   clicked: string,
   wanted: string = clicked,
 ) {
-  await clickOnPage(page, await centreOf(token, 'EXTRACTOR', clicked));
   const selection = panel.getByTestId('table-selection');
+  const before = await selection.getAttribute('data-selector');
+  await clickOnPage(page, await centreOf(token, 'EXTRACTOR', clicked));
+  // The click's answer comes from the worker: climbing from the selection it replaces would climb
+  // from the wrong element. (It may legitimately select what was selected: then the wait ends.)
+  await expect
+    .poll(() => selection.getAttribute('data-selector'), { timeout: 10_000 })
+    .not.toBe(before)
+    .catch(() => undefined);
   for (let climbs = 0; climbs < 6; climbs++) {
     await expect(selection).not.toHaveText(/Nothing selected/);
     if ((await selection.getAttribute('data-selector')) === wanted) return;
