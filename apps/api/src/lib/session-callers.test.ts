@@ -3,17 +3,20 @@ import pino from 'pino';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDatabase } from '@pagewright/db';
+import { createTestDatabase, dropTestDatabase } from '@pagewright/db/test-support';
 import { createSessionCallers, type SessionCallers } from './session-callers.js';
 import { createSessionChanges } from './session-changes.js';
 import { createSessionLookup, type SessionLookup } from './session-lookup.js';
 
 /**
  * Two API processes' session caches, as two pairs of cache and change feed on this machine's real
- * Redis and PostgreSQL (the integration suite proves the same through two API processes over HTTP).
+ * Redis and PostgreSQL, in a database and under a key prefix of their own (the integration suite
+ * proves the same through two API processes over HTTP).
  */
-const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/pagewright';
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const { prisma: db, pool } = createDatabase(databaseUrl, { poolSize: 4 });
+let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+let db: ReturnType<typeof createDatabase>['prisma'];
+let pool: ReturnType<typeof createDatabase>['pool'];
 const redis = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
 const keyPrefix = `pagewright-unit:session-changes:${randomUUID()}:`;
 const log = pino({ level: 'silent' });
@@ -53,7 +56,7 @@ async function startProcess(): Promise<ApiProcess> {
     subscriber,
     publisher: redis,
     keyPrefix,
-    databaseUrl,
+    databaseUrl: database!.url,
     log,
   });
   await self.changes.start();
@@ -73,6 +76,8 @@ let first: ApiProcess;
 let second: ApiProcess;
 
 beforeAll(async () => {
+  database = await createTestDatabase('pagewright_unit');
+  ({ prisma: db, pool } = createDatabase(database.url, { poolSize: 4 }));
   const user = await db.user.create({
     data: {
       email: `session-cache-${randomUUID()}@example.com`,
@@ -97,10 +102,10 @@ beforeEach(async () => {
 
 afterAll(async () => {
   await Promise.all(processes.map((p) => p.changes.stop()));
-  if (userId) await db.user.delete({ where: { id: userId } });
   redis.disconnect();
-  await db.$disconnect();
-  await pool.end();
+  await db?.$disconnect();
+  await pool?.end();
+  if (database) await dropTestDatabase(database.name);
 });
 
 describe('session checks remembered per API process', () => {

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrismaClient, hashToken } from '@pagewright/db';
+import { createTestDatabase, dropTestDatabase } from '@pagewright/db/test-support';
 import { MESSAGES, type ApiKeyScope } from '@pagewright/shared';
 import { apiKeyAuthPlugin, createApiKeyRateLimiter, scopeAllows } from '../../plugins/api-key-auth.js';
 import { errorsPlugin } from '../../plugins/errors.js';
@@ -12,9 +13,10 @@ import { newApiKey } from './api-keys.service.js';
 /**
  * The bearer check of /api/v1 (plugins/api-key-auth.ts) over this module's key store, wired as
  * app.ts wires them (here, as plugins import no module). Against this machine's PostgreSQL and
- * Redis, under a user and a key prefix of their own.
+ * Redis, in a database and under a key prefix of their own.
  */
-const db = createPrismaClient(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/pagewright');
+let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+let db: ReturnType<typeof createPrismaClient>;
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: 2 });
 const keyPrefix = `pagewright-unit:api-keys:${randomUUID()}:`;
 const PER_MINUTE = 3;
@@ -33,6 +35,8 @@ const call = (url: string, key: string) =>
   app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
 
 beforeAll(async () => {
+  database = await createTestDatabase('pagewright_unit');
+  db = createPrismaClient(database.url);
   const user = await db.user.create({
     data: {
       email: `api-key-unit-${randomUUID()}@example.com`,
@@ -56,11 +60,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.close();
-  if (userId) await db.user.delete({ where: { id: userId } });
   const keys = await redis.keys(`${keyPrefix}*`);
   if (keys.length > 0) await redis.del(...keys);
   redis.disconnect();
-  await db.$disconnect();
+  await db?.$disconnect();
+  if (database) await dropTestDatabase(database.name);
 });
 
 describe('requireApiKey', () => {
