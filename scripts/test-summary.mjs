@@ -67,7 +67,11 @@ function firstLine(text) {
 function summariseCheck({ target, exitCode }) {
   const result = emptyResult(target);
   if (exitCode === 0) result.passed = 1;
-  else {
+  else if (exitCode === TIMEOUT_EXIT) {
+    result.failed = 1;
+    result.notes.push('stopped by its safety cap');
+    result.failures.push(`${target} was stopped by its safety cap (scripts/lib/tests.sh); its output is above`);
+  } else {
     result.failed = 1;
     result.failures.push(`${target} failed (exit ${exitCode}); its output is above`);
   }
@@ -160,12 +164,12 @@ function summarisePlaywright({ target, exitCode }) {
 
 function finishWithExitCode(result, exitCode, reportFile) {
   if (exitCode === TIMEOUT_EXIT) {
-    result.notes.push('stopped by its safety cap (PAGEWRIGHT_SUITE_TIMEOUT)');
+    result.notes.push('stopped by its safety cap');
     const running = reportFile ? runningTests(reportFile) : [];
     result.failures.push(
       running.length
-        ? `stopped by its safety cap (PAGEWRIGHT_SUITE_TIMEOUT) while running: ${running.join('; ')}`
-        : 'stopped by its safety cap (PAGEWRIGHT_SUITE_TIMEOUT) with no test running (set-up or tear-down hung)',
+        ? `stopped by its safety cap (scripts/lib/tests.sh) while running: ${running.join('; ')}`
+        : 'stopped by its safety cap (scripts/lib/tests.sh) with no test running (set-up or tear-down hung)',
     );
   }
   if (exitCode !== 0 && result.failed === 0) {

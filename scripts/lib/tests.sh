@@ -4,11 +4,22 @@
 # need themselves (their own databases, API and maildev), so the product is not started here.
 # Counts come from the suites' JSON reports, summed by scripts/test-summary.mjs.
 
-# A safety net for a hung suite, not a budget: it is CI's own 90 minutes, so that no suite stops
-# itself while CI would still let it finish (a busy machine runs it twice as slowly or worse).
-# When it fires, the summary names the tests that were running (the running-tests reporters keep
-# that list).
-PW_SUITE_TIMEOUT=${PAGEWRIGHT_SUITE_TIMEOUT:-5400}
+# Safety nets for a hung suite, not budgets: each suite has a cap of its own, and together they
+# stay under 80 minutes (75: drift 5, static 15, Vitest 30, e2e 25), so a hung suite is stopped
+# and the summary names the tests that were running before CI's 90 minutes kill the whole job.
+# Each is about three times what the suite takes on an idle 2-core machine, room for a machine
+# twice as slow (--stress). PAGEWRIGHT_SUITE_TIMEOUT, when set, is every suite's cap (seconds).
+PW_CAP_DRIFT=${PAGEWRIGHT_SUITE_TIMEOUT:-300}
+PW_CAP_STATIC=${PAGEWRIGHT_SUITE_TIMEOUT:-900}
+PW_CAP_UNIT=${PAGEWRIGHT_SUITE_TIMEOUT:-1800}
+PW_CAP_E2E=${PAGEWRIGHT_SUITE_TIMEOUT:-1500}
+
+# `timeout` with the cap: SIGTERM first, SIGKILL 30 s later for a suite that ignores it.
+capped() {
+  local cap=$1
+  shift
+  timeout --kill-after=30 "$cap" "$@"
+}
 
 drop_database() {
   local admin_url
@@ -31,7 +42,8 @@ run_drift_check() {
   name=pagewright_drift_$(random_hex 4)
   url=$(url_with_database "$DATABASE_URL" "$name")
   info "scratch database $name"
-  (cd "$PW_ROOT" && DATABASE_URL=$url pnpm db:migrate && DATABASE_URL=$url pnpm db:drift-check) || status=$?
+  (cd "$PW_ROOT" && DATABASE_URL=$url capped "$PW_CAP_DRIFT" pnpm db:migrate &&
+    DATABASE_URL=$url capped "$PW_CAP_DRIFT" pnpm db:drift-check) || status=$?
   drop_database "$name" || warn "could not drop the scratch database $name; drop it by hand."
   return "$status"
 }
@@ -39,13 +51,13 @@ run_drift_check() {
 # Strict TypeScript across the workspace, ESLint and Prettier: the house rules CI enforces.
 run_static_checks() {
   step "Static checks (pnpm typecheck, pnpm lint, pnpm knip)"
-  (cd "$PW_ROOT" && pnpm typecheck && pnpm lint && pnpm knip)
+  (cd "$PW_ROOT" && capped "$PW_CAP_STATIC" bash -c 'pnpm typecheck && pnpm lint && pnpm knip')
 }
 
 run_unit_suite() {
   step "Unit and integration tests (pnpm test:unit)"
   (cd "$PW_ROOT" && PW_RUNNING_TESTS_FILE="$PW_REPORTS/vitest.running.txt" \
-    timeout --kill-after=30 "$PW_SUITE_TIMEOUT" pnpm test:unit \
+    capped "$PW_CAP_UNIT" pnpm test:unit \
     --reporter=default --reporter=json --outputFile.json="$PW_REPORTS/vitest.json" \
     --reporter=./tests/support/vitest-running-reporter.ts)
 }
@@ -55,7 +67,7 @@ run_e2e_suite() {
   # Absolute names: Playwright resolves relative ones against the config's folder.
   (cd "$PW_ROOT" && PLAYWRIGHT_JSON_OUTPUT_NAME="$PW_REPORTS/e2e.json" \
     PW_RUNNING_TESTS_FILE="$PW_REPORTS/e2e.running.txt" \
-    timeout --kill-after=30 "$PW_SUITE_TIMEOUT" pnpm test:e2e \
+    capped "$PW_CAP_E2E" pnpm test:e2e \
     --reporter="list,json,$PW_ROOT/tests/e2e/running-reporter.ts")
 }
 
@@ -102,6 +114,10 @@ run_tests() {
   build_product
   release_setup_lock
 
+  # The stacks the Vitest files start run the build made just above (apps/*/dist), as users get
+  # it: a process started through tsx transpiles its sources each time, and the suite starts some
+  # forty of them. By hand, `pnpm vitest` runs the sources unless PW_TEST_USE_BUILD=1.
+  export PW_TEST_USE_BUILD=${PW_TEST_USE_BUILD:-1}
   # The suites create their own databases through this server's maintenance database.
   PW_TEST_ADMIN_DATABASE_URL=${PW_TEST_ADMIN_DATABASE_URL:-$(url_with_database "$DATABASE_URL" postgres)}
   export PW_TEST_ADMIN_DATABASE_URL
