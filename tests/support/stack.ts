@@ -206,7 +206,11 @@ export async function startStack({
       ),
     );
     const mailUrl = `http://127.0.0.1:${mailWebPort}`;
-    await waitFor(async () => ((await fetch(`${mailUrl}/email`)).ok ? true : undefined), 'maildev');
+    // maildev, the API and the worker start side by side: none needs another to boot.
+    const mailReady = waitFor(
+      async () => ((await fetch(`${mailUrl}/email`)).ok ? true : undefined),
+      'maildev',
+    );
 
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     const redisKeyPrefix = `pagewright-test:${database.name}:`;
@@ -290,7 +294,7 @@ export async function startStack({
       }
       return { url, logFile: started.logFile, process: started };
     };
-    const api = await addApi(apiPort);
+    const apiStarting = addApi(apiPort);
 
     // The worker runs flows; test flows reach the fixture site on this machine.
     const workerEnv: NodeJS.ProcessEnv = {
@@ -313,7 +317,12 @@ export async function startStack({
       processes.push(started);
       return started;
     };
-    let worker = await addWorker();
+    // Every start settles before a failure is thrown, so the stop that follows finds them all.
+    const starting = [apiStarting, addWorker(), mailReady] as const;
+    const failure = (await Promise.allSettled(starting)).find((start) => start.status === 'rejected');
+    if (failure) throw failure.reason;
+    const [api, firstWorker] = await Promise.all(starting);
+    let worker = firstWorker;
     // A test may kill the worker (a worker dying mid-run); another one takes over, as a process
     // supervisor would restart it, so later test files still have a worker.
     const replaceWhenKilled = (running: RunningProcess) => {
