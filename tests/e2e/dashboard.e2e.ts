@@ -3,6 +3,7 @@ import { MESSAGES, type AddActionInput, type ExtractorType, type PendingAskActio
 import { FIXTURE_PASSWORD, startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createConfirmedUser } from '../support/accounts.js';
 import { saveOneAction, withDatabase } from '../support/test-database.js';
+import { waitUntil } from '../support/wait.js';
 import { expect, loginThroughUi, test } from './fixtures.js';
 import type { Locator, Page } from '@playwright/test';
 
@@ -71,25 +72,23 @@ async function recordFlow(
       return answer;
     });
   for (const textValue of answers) {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      expect(isValidated, 'the validation ended before asking').toBe(false);
-      const pending = await api()
-        .get('/api/extractor/getPendingAskActionToFill')
-        .query({ extractorType })
-        .set(auth);
-      if (pending.status === 200) {
-        const ask = pending.body as PendingAskAction;
-        await api()
-          .post('/api/extractor/updatePendingAskAction')
-          .set(auth)
-          .send({ id: ask.id, textValue })
-          .expect(200);
-        break;
-      }
-      expect(Date.now() < deadline, 'no ask within 20 s').toBe(true);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const { ask } = await waitUntil(
+      async () => {
+        if (isValidated) return { ask: undefined };
+        const pending = await api()
+          .get('/api/extractor/getPendingAskActionToFill')
+          .query({ extractorType })
+          .set(auth);
+        return pending.status === 200 && { ask: pending.body as PendingAskAction };
+      },
+      { timeoutMs: 20_000, intervalMs: 200, message: 'an ask of the validation' },
+    );
+    if (!ask) throw new Error('the validation ended before asking');
+    await api()
+      .post('/api/extractor/updatePendingAskAction')
+      .set(auth)
+      .send({ id: ask.id, textValue })
+      .expect(200);
   }
   const validated = await validation;
   expect(validated.status).toBe(200);
@@ -256,7 +255,12 @@ test.describe('dashboard lists', () => {
         await expect(notice).toBeHidden();
         await page.reload();
         await expect(flow.getByRole('img', { name: 'Error' })).toBeVisible();
-        await page.waitForTimeout(1500);
+        // The list's pending-ask check follows each of its loads (1 s later, spec §4): once the
+        // page asks for one after this row showed, the effects of that load, a notice's included,
+        // have run.
+        await page.waitForRequest((request) =>
+          request.url().includes('/api/extractor/getPendingAskActionToFill?extractorType=EXTRACTOR'),
+        );
         await expect(notice).toBeHidden();
 
         // The ERROR marker opens the failed run: its error, and the step it failed at marked.

@@ -311,6 +311,7 @@ describe('API keys (issue 26)', () => {
     const { key } = await createKey(owner, { name: 'runs', scope: 'READ' });
     const started = Date.now();
     const ended = new Promise<void>((resolve, reject) => {
+      // eslint-disable-next-line no-restricted-syntax -- the scenario, not a sleep: the run ends 1.5 s into the long poll, which must wait for it
       setTimeout(() => {
         db.run
           .update({ where: { id: run.id }, data: { status: 'SUCCESS', finishedAt: new Date() } })

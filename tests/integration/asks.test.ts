@@ -12,6 +12,7 @@ import { FIXTURE_PASSWORD, startFixtureSite, type FixtureSite } from '../fixture
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 import { waitForRun as waitForRunOf } from '../support/runs-api.js';
 import { STACK_ASK_TIMEOUT_SECONDS } from '../support/stack.js';
+import { waitUntil } from '../support/wait.js';
 
 const apiUrl = inject('apiUrl');
 const mailUrl = inject('mailUrl');
@@ -55,25 +56,23 @@ function pngSize(base64: string): { width: number; height: number } {
 }
 
 /** Polls getPendingAskActionToFill until an ask of that run shows (at most 20 s). */
-async function nextAsk(
+function nextAsk(
   user: User,
   runId: string,
   isWanted: (ask: PendingAskAction) => boolean = () => true,
 ): Promise<PendingAskAction> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const answer = await api()
-      .get('/api/extractor/getPendingAskActionToFill')
-      .query({ extractorType: 'EXTRACTOR' })
-      .set(bearer(user.token));
-    expect([200, 204]).toContain(answer.status);
-    const ask = answer.body as PendingAskAction;
-    if (answer.status === 200 && ask.runId === runId && isWanted(ask)) {
-      return ask;
-    }
-    if (Date.now() > deadline) throw new Error(`no ask of run ${runId} within 20 s`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  return waitUntil(
+    async () => {
+      const answer = await api()
+        .get('/api/extractor/getPendingAskActionToFill')
+        .query({ extractorType: 'EXTRACTOR' })
+        .set(bearer(user.token));
+      expect([200, 204]).toContain(answer.status);
+      const ask = answer.body as PendingAskAction;
+      return answer.status === 200 && ask.runId === runId && isWanted(ask) && ask;
+    },
+    { timeoutMs: 20_000, intervalMs: 250, message: `an ask of run ${runId}` },
+  );
 }
 
 function answer(user: User, id: string, textValue: string, saveOptionsFlag?: boolean) {
@@ -381,20 +380,19 @@ describe('asks during a run (getPendingAskActionToFill / updatePendingAskAction)
       isFinished = true;
       return answer;
     });
-    const deadline = Date.now() + 20_000;
-    let ask: PendingAskAction | undefined;
-    while (!ask) {
-      if (isFinished || Date.now() > deadline) throw new Error('the validation did not ask');
-      const pending = await api()
-        .get('/api/extractor/getPendingAskActionToFill')
-        .query({ extractorType: 'EXTRACTOR' })
-        .set(auth);
-      if (pending.status === 200 && (pending.body as PendingAskAction).extractorId === extractorId) {
-        ask = pending.body as PendingAskAction;
-      } else {
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-    }
+    const { ask } = await waitUntil(
+      async () => {
+        if (isFinished) return { ask: undefined };
+        const pending = await api()
+          .get('/api/extractor/getPendingAskActionToFill')
+          .query({ extractorType: 'EXTRACTOR' })
+          .set(auth);
+        const shown = pending.body as PendingAskAction;
+        return pending.status === 200 && shown.extractorId === extractorId && { ask: shown };
+      },
+      { timeoutMs: 20_000, intervalMs: 250, message: 'the validation to ask' },
+    );
+    if (!ask) throw new Error('the validation ended without asking');
     expect(ask).toMatchObject({ type: 'ASK_ID', label: 'User id', isActionSaved: false, extractorId });
     const savedBefore = await db.savedSecret.count({ where: { userId: owner.id } });
     // Even when asked, an answer is not kept for an action that has no row yet.

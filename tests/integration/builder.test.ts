@@ -20,6 +20,7 @@ import { waitForRun as waitForRunOf } from '../support/runs-api.js';
 import { startExtractorBuilder } from '../support/builder-api.js';
 import { keysWithoutExpiry } from '../support/redis-keys.js';
 import { currentWorkerPid, startFileStack } from '../support/stack.js';
+import { waitUntil } from '../support/wait.js';
 
 // Tests here kill the worker and read every Redis key: a stack of this file's own.
 const stack = await startFileStack();
@@ -79,26 +80,26 @@ async function answerNextAsk(
   runId?: string,
   endedWithout?: () => string | undefined,
 ): Promise<PendingAskAction> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const ended = endedWithout?.();
-    if (ended !== undefined) throw new Error(`ended before asking: ${ended.slice(0, 1500)}`);
-    const pending = await api()
-      .get('/api/extractor/getPendingAskActionToFill')
-      .query(EXTRACTOR)
-      .set(bearer(user.token));
-    if (pending.status === 200 && (!runId || (pending.body as PendingAskAction).runId === runId)) {
+  const found = await waitUntil(
+    async (): Promise<{ ended: string } | { ask: PendingAskAction } | false> => {
+      const ended = endedWithout?.();
+      if (ended !== undefined) return { ended };
+      const pending = await api()
+        .get('/api/extractor/getPendingAskActionToFill')
+        .query(EXTRACTOR)
+        .set(bearer(user.token));
       const ask = pending.body as PendingAskAction;
-      await api()
-        .post('/api/extractor/updatePendingAskAction')
-        .set(bearer(user.token))
-        .send({ id: ask.id, textValue })
-        .expect(200);
-      return ask;
-    }
-    if (Date.now() > deadline) throw new Error('no pending ask within 20 s');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+      return pending.status === 200 && (!runId || ask.runId === runId) && { ask };
+    },
+    { timeoutMs: 20_000, intervalMs: 200, message: 'a pending ask' },
+  );
+  if ('ended' in found) throw new Error(`ended before asking: ${found.ended.slice(0, 1500)}`);
+  await api()
+    .post('/api/extractor/updatePendingAskAction')
+    .set(bearer(user.token))
+    .send({ id: found.ask.id, textValue })
+    .expect(200);
+  return found.ask;
 }
 
 function parseValidation(text: string): { progress: string[]; result: ValidationResult } {
@@ -494,15 +495,17 @@ describe('the action builder (record, validate, save, run)', () => {
     await answerDialog(owner, { accept: true }).expect(409);
 
     const click = add(owner, { type: 'CLICK', target: target('#place-order') }).then((response) => response);
-    // The click waits on the page's confirm() until its operator answers; nobody else can.
-    for (const deadline = Date.now() + 30_000; ;) {
-      await answerDialog(stranger, { accept: true }).expect(404);
-      const answered = await answerDialog(owner, { accept: true });
-      if (answered.status === 200) break;
-      expect(answered.status).toBe(409);
-      expect(Date.now()).toBeLessThan(deadline);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    // The click waits on the page's confirm() until its operator answers; nobody else can. Until
+    // the dialog shows, both are told there is nothing to answer (409, to the stranger 404).
+    const answers = await waitUntil(
+      async () => {
+        const byStranger = (await answerDialog(stranger, { accept: true })).status;
+        const byOwner = byStranger === 404 ? (await answerDialog(owner, { accept: true })).status : null;
+        return byOwner !== 409 && { byStranger, byOwner };
+      },
+      { timeoutMs: 30_000, intervalMs: 200, message: "the page's dialog" },
+    );
+    expect(answers).toEqual({ byStranger: 404, byOwner: 200 });
     const clicked = await click;
     expect(clicked.status, JSON.stringify(clicked.body)).toBe(200);
     expect(clicked.body.dialogActions).toEqual([

@@ -1,12 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import request from 'supertest';
 import { createPrismaClient, datasetTable, fieldColumn } from '@pagewright/db';
 import {
   BULK_RUN_MAX_INPUTS,
   INPUT_MESSAGES,
   MESSAGES,
+  QUEUES,
+  queuePrefix,
   type BulkRunItemPage,
   type BulkRunView,
   type ExtractorInput,
@@ -20,6 +24,11 @@ import { readRun } from '../support/runs-api.js';
 const apiUrl = inject('apiUrl');
 const mailUrl = inject('mailUrl');
 const db = createPrismaClient(inject('databaseUrl'));
+const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const bulkQueue = new Queue(QUEUES.bulkRuns, {
+  connection: redis,
+  prefix: queuePrefix(inject('redisKeyPrefix')),
+});
 const api = () => request(apiUrl);
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 /** The worker's BULK_RUN_CONCURRENCY_PER_USER in the test stack (its default). */
@@ -150,6 +159,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await site.close();
+  await bulkQueue.close();
+  redis.disconnect();
   await db.$disconnect();
 });
 
@@ -338,7 +349,22 @@ describe('bulk runs (issue 26, item 4)', () => {
         60_000,
       );
       const runs = await db.run.count({ where: { extractorId } });
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // Each run's end woke the owner's bulk runs (an advance job, queued once its row took the
+      // end): once no row runs and the bulk-run queue has nothing waiting or running, every wake-up
+      // has run, and a cancelled row one of them started would be a run more.
+      await waitFor(
+        async () => ((await readBulk(owner, bulk.id)).counts.running === 0 ? true : undefined),
+        'the rows to take the ends of their runs',
+        60_000,
+      );
+      await waitFor(
+        async () => {
+          const queued = await bulkQueue.getJobCounts('waiting', 'prioritized', 'active');
+          return Object.values(queued).every((count) => count === 0) ? true : undefined;
+        },
+        'the bulk-run queue to be idle',
+        60_000,
+      );
       expect(await db.run.count({ where: { extractorId } })).toBe(runs);
       const final = await readBulk(owner, bulk.id);
       expect(final.counts.pending + final.counts.running).toBe(0);

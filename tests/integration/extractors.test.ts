@@ -6,10 +6,10 @@ import {
   extractorListItemSchema,
   type BuilderView,
   type ExtractorListItem,
-  type RunDetail,
 } from '@pagewright/shared';
 import { FIXTURE_PASSWORD, startFixtureSite } from '../fixtures/site/server.js';
 import { createConfirmedUser, createSignedInUser } from '../support/accounts.js';
+import { waitForRun } from '../support/runs-api.js';
 import { saveOneAction, withDatabase } from '../support/test-database.js';
 
 const apiUrl = inject('apiUrl');
@@ -517,14 +517,7 @@ describe('copy (POST /extractor/copy/:id)', () => {
         .set(bearer(owner.token))
         .expect(200);
       const runId = (execute.body as { runId: string }).runId;
-      const deadline = Date.now() + 60_000;
-      let run: RunDetail;
-      for (;;) {
-        run = (await api().get(`/api/extractor/run/${runId}`).set(bearer(owner.token)).expect(200))
-          .body as RunDetail;
-        if (run.status !== 'EXECUTING' || Date.now() > deadline) break;
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
+      const run = await waitForRun(apiUrl, owner.token, runId);
       expect(run.status, JSON.stringify(run.steps.filter((step) => step.errorMessage))).toBe('SUCCESS');
       expect(run.steps.find((step) => step.label === 'Welcome')?.value).toEqual({
         kind: 'text',

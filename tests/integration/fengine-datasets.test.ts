@@ -20,6 +20,7 @@ import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 import { startFengineSandbox, type ImportedRow } from '../support/fengine-sandbox.js';
 import { waitForRun } from '../support/runs-api.js';
 import { startFileStack } from '../support/stack.js';
+import { waitUntil } from '../support/wait.js';
 
 /**
  * Engine datasets and queries (issue 25 item 4), over HTTP against a stack of this file's own whose
@@ -118,13 +119,18 @@ async function datasetOf(user: SignedInUser, id: string): Promise<DatasetDto | u
 
 /** Polls until `until` holds for what `read` answers (the import is a job: it lands a moment later). */
 async function eventually<T>(read: () => Promise<T>, until: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const value = await read();
-    if (until(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  let last: T | undefined;
+  const found = await waitUntil(
+    async () => {
+      const value = await read();
+      last = value;
+      return until(value) && { value };
+    },
+    { timeoutMs: 60_000, intervalMs: 250, message: what },
+  ).catch((error: unknown) => {
+    throw new Error(`${what}: still ${JSON.stringify(last)}`, { cause: error });
+  });
+  return found.value;
 }
 
 const byExternalId = (rows: ImportedRow[]) => new Map(rows.map((row) => [row.externalId, row]));

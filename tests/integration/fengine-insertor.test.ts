@@ -14,6 +14,7 @@ import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 import { startFengineSandbox, type RunningFengineSandbox } from '../support/fengine-sandbox.js';
 import { waitForRun as waitForRunOf } from '../support/runs-api.js';
+import { waitUntil } from '../support/wait.js';
 
 /**
  * F-engine insertors (issue 25, docs/f-engine.md): a run signs in to the reference engine through
@@ -93,19 +94,20 @@ const waitForRun = (user: User, runId: string): Promise<RunDetail> =>
 
 /** The next ask of that run (polls getPendingAskActionToFill), or null when the run ended first. */
 async function nextAsk(user: User, runId: string): Promise<PendingAskAction | null> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const answer = await api()
-      .get('/api/extractor/getPendingAskActionToFill')
-      .query(INSERTOR)
-      .set(bearer(user.token));
-    const ask = answer.body as PendingAskAction;
-    if (answer.status === 200 && ask.runId === runId) return ask;
-    const run = await api().get(`/api/extractor/run/${runId}`).set(bearer(user.token));
-    if (run.status === 200 && (run.body as RunDetail).status !== 'EXECUTING') return null;
-    if (Date.now() > deadline) throw new Error(`no ask of run ${runId} within 30 s`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const { ask } = await waitUntil(
+    async () => {
+      const answer = await api()
+        .get('/api/extractor/getPendingAskActionToFill')
+        .query(INSERTOR)
+        .set(bearer(user.token));
+      const shown = answer.body as PendingAskAction;
+      if (answer.status === 200 && shown.runId === runId) return { ask: shown };
+      const run = await api().get(`/api/extractor/run/${runId}`).set(bearer(user.token));
+      return run.status === 200 && (run.body as RunDetail).status !== 'EXECUTING' && { ask: null };
+    },
+    { timeoutMs: 30_000, intervalMs: 200, message: `an ask of run ${runId}` },
+  );
+  return ask;
 }
 
 function answer(user: User, id: string, textValue: string, saveOptionsFlag = false) {

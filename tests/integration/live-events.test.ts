@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it, vi } from 'vitest';
 import { Redis } from 'ioredis';
 import WebSocket from 'ws';
 import { LIVE_SOCKET_CLOSE, userEventsChannel, type LiveEvent } from '@pagewright/shared';
@@ -22,15 +22,15 @@ function connect(token?: string) {
     socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
   );
   socket.on('message', (data) => received.push(JSON.parse(data.toString()) as LiveEvent));
-  const waitFor = async (predicate: (e: LiveEvent) => boolean, timeoutMs = 5000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      const found = received.find(predicate);
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error(`no matching event; got ${JSON.stringify(received)}`);
-  };
+  const waitFor = (predicate: (e: LiveEvent) => boolean, timeoutMs = 5000) =>
+    vi.waitFor(
+      () => {
+        const found = received.find(predicate);
+        if (!found) throw new Error(`no matching event; got ${JSON.stringify(received)}`);
+        return found;
+      },
+      { timeout: timeoutMs, interval: 25 },
+    );
   return { socket, received, closed, waitFor };
 }
 
@@ -58,14 +58,18 @@ describe('live events over the WebSocket', () => {
     const bReady = await bSocket.waitFor((e) => e.type === 'ready');
     expect(aReady.type === 'ready' && bReady.type === 'ready' && aReady.userId !== bReady.userId).toBe(true);
     const aUserId = aReady.type === 'ready' ? aReady.userId : '';
+    const bUserId = bReady.type === 'ready' ? bReady.userId : '';
 
     await redis.publish(userEventsChannel(prefix, aUserId), 'not json at all');
     await redis.publish(userEventsChannel(prefix, aUserId), '{"type":"run-status","status":"NOPE"}');
     await redis.publish(userEventsChannel(prefix, aUserId), JSON.stringify(runStatus('extractor-of-a')));
     await aLaptop.waitFor((e) => e.type === 'run-status');
     await aPhone.waitFor((e) => e.type === 'run-status');
-    await new Promise((r) => setTimeout(r, 200));
-    expect(bSocket.received.filter((e) => e.type !== 'ready')).toEqual([]);
+    // An event of B's own, published after A's: B's socket gets it after anything of A's it would
+    // have got (one publisher here, one subscriber connection in the API: Redis keeps the order).
+    await redis.publish(userEventsChannel(prefix, bUserId), JSON.stringify(runStatus('extractor-of-b')));
+    await bSocket.waitFor((e) => e.type === 'run-status');
+    expect(bSocket.received.filter((e) => e.type !== 'ready')).toEqual([runStatus('extractor-of-b')]);
     expect(aLaptop.received.filter((e) => e.type === 'run-status')).toEqual([runStatus('extractor-of-a')]);
 
     for (const s of [aLaptop, aPhone, bSocket]) s.socket.close();

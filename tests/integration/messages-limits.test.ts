@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -18,6 +17,7 @@ import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 import { createInbox, type CaughtMail } from '../support/inbox.js';
 import { waitFor } from '../support/ports.js';
 import { startStack, type TestStack } from '../support/stack.js';
+import { resultWithin } from '../support/wait.js';
 
 /**
  * Messaging limits (issue 24, items 1, 7 and 9) on a stack of its own with small limits: a link is
@@ -85,10 +85,15 @@ const linkReply = (id: string, token: string, message: Partial<SendMessageReques
     .post('/api/message/reply')
     .send({ replyOf: id, from: token, subject: `Re ${randomUUID()}`, body: 'Reply.', ...message });
 
+interface SendAnswer {
+  status: number;
+  body: { message?: string; code?: string };
+}
+
 /**
  * A send whose body declares `length` bytes and of which only the start is written: the API must
- * answer it (or not) before its body is read. `answer` settles with the status and body, or with
- * null when nothing came within `waitMs`.
+ * answer it (or not) before its body is read. `answered` settles with the status and body;
+ * `isAnswered` says whether it has yet.
  */
 function openSend(path: string, token: string, length: number) {
   const sent = http.request(new URL(path, stack.apiUrl), {
@@ -99,22 +104,40 @@ function openSend(path: string, token: string, length: number) {
       'content-length': String(length),
     },
   });
-  const answered = new Promise<{ status: number; body: { message?: string; code?: string } }>((resolve) => {
+  let isAnswered = false;
+  const answered = new Promise<SendAnswer>((resolve) => {
     sent.on('response', (response) => {
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
+      response.on('end', () => {
+        isAnswered = true;
+        resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) });
+      });
     });
   });
   sent.on('error', () => undefined);
   sent.write(
     '{"to":"someone@outside.example.com","subject":"big","body":"big","attachments":[{"name":"a","content":"',
   );
-  return {
-    answer: (waitMs: number) => Promise.race([answered, sleep(waitMs).then(() => null)]),
-    abort: () => sent.destroy(),
-  };
+  return { answered, isAnswered: () => isAnswered, abort: () => sent.destroy() };
+}
+type OpenSend = ReturnType<typeof openSend>;
+
+/**
+ * Two large sends at once, each waiting for a slot: whichever reaches the API's gate first takes
+ * it and is read on (unanswered: its body is not all there); the other is refused at once. The
+ * first answer within 5 s (null if none came), which send it answered, and the other one.
+ */
+function firstAnswer([one, other]: [OpenSend, OpenSend]) {
+  return resultWithin(
+    Promise.race([
+      one.answered.then((answer) => ({ answer, refused: one, reading: other })),
+      other.answered.then((answer) => ({ answer, refused: other, reading: one })),
+    ]),
+    5_000,
+    null,
+  );
 }
 
 beforeAll(async () => {
@@ -263,33 +286,48 @@ describe('large sends (issue 24, item 7)', () => {
   it('refuses a large send before reading its body when its user or the process is busy', async () => {
     const [ann, bob, cid] = await Promise.all([signUp('ann'), signUp('bob'), signUp('cid')]);
     const size = 3 * 1024 * 1024;
-    const first = openSend('/api/message/add', ann.token, size);
-    await sleep(500);
-    // The first is still being written: the API holds a slot for it and says nothing yet.
-    const second = openSend('/api/message/add', ann.token, size);
-    const secondAnswer = await second.answer(5_000);
-    expect(secondAnswer).toEqual({
+    // Two of ann's at once: one holds her only slot, the other is refused, its body unread.
+    const anns: [OpenSend, OpenSend] = [
+      openSend('/api/message/add', ann.token, size),
+      openSend('/api/message/add', ann.token, size),
+    ];
+    const byUser = await firstAnswer(anns);
+    expect(byUser?.answer).toEqual({
       status: 429,
       body: { code: 'RATE_LIMITED', message: MESSAGES['message.large.busy.user'] },
     });
-    expect(await first.answer(200)).toBeNull();
+    expect(byUser?.reading.isAnswered()).toBe(false);
 
-    const third = openSend('/api/message/add', bob.token, size);
-    await sleep(500);
-    const fourth = openSend('/api/message/add', cid.token, size);
-    expect(await fourth.answer(5_000)).toEqual({
+    // With ann's, one of bob's and cid's fills the process's two slots: the other is refused.
+    const others: [OpenSend, OpenSend] = [
+      openSend('/api/message/add', bob.token, size),
+      openSend('/api/message/add', cid.token, size),
+    ];
+    const byProcess = await firstAnswer(others);
+    expect(byProcess?.answer).toEqual({
       status: 429,
       body: { code: 'RATE_LIMITED', message: MESSAGES['message.large.busy'] },
     });
-    expect(await third.answer(200)).toBeNull();
+    // Both slots' sends are still being read, unanswered.
+    expect(byUser?.reading.isAnswered()).toBe(false);
+    expect(byProcess?.reading.isAnswered()).toBe(false);
 
-    // Slots come back when the sends end (here: their clients went away).
-    first.abort();
-    third.abort();
-    second.abort();
-    fourth.abort();
-    await sleep(500);
-    await send(ann, { to: bob.email, attachments: [file('big.bin', 1024 * 1024)] });
+    // Slots come back when the sends end (here: their clients went away): a large send is taken
+    // again once the API has seen them go (until then it is refused as busy).
+    for (const open of [...anns, ...others]) open.abort();
+    const busy: string[] = [MESSAGES['message.large.busy'], MESSAGES['message.large.busy.user']];
+    const taken = await waitFor(
+      async () => {
+        const answer = await api()
+          .post('/api/message/add')
+          .set(bearer(ann))
+          .send({ to: bob.email, subject: 's', body: 'b', attachments: [file('big.bin', 1024 * 1024)] });
+        return answer.status === 429 && busy.includes(answer.body.message as string) ? undefined : answer;
+      },
+      'the large-send slots to come back',
+      10_000,
+    );
+    expect(taken.status, JSON.stringify(taken.body)).toBe(200);
   });
 
   it("keeps an account's attached files within its quota", async () => {
@@ -335,11 +373,25 @@ describe('e-mails through an outbox (issue 24, item 9)', () => {
         { recipientId: recipient.id },
         { jobId: `dup-${recipient.id}` },
       );
-      await waitFor(
-        async () => ((await duplicate.getState()) === 'completed' ? true : undefined),
-        'the duplicate job',
+      const duplicateDone = await waitFor(async () => {
+        const job = await mail.getJob(duplicate.id ?? '');
+        return (await job?.getState()) === 'completed' ? job?.finishedOn : undefined;
+      }, 'the duplicate job');
+      // Nor does the outbox's re-queue (every MESSAGE_MAIL_REQUEUE_EVERY_SECONDS): two of its
+      // sweeps start after the duplicate ended, and queue nothing again.
+      const sweeps = await waitFor(
+        async () => {
+          const after = (await mail.getJobs(['completed'])).filter(
+            (job) =>
+              job.name === MAIL_JOBS.requeuePendingMessageMails.name &&
+              (job.processedOn ?? 0) > duplicateDone,
+          );
+          return after.length >= 2 ? after : undefined;
+        },
+        'two re-queue sweeps after the duplicate',
+        10 * LIMITS.MESSAGE_MAIL_REQUEUE_EVERY_SECONDS * 1000,
       );
-      await sleep(3 * LIMITS.MESSAGE_MAIL_REQUEUE_EVERY_SECONDS * 1000);
+      expect(sweeps.map((job) => job.returnvalue as unknown)).toEqual(sweeps.map(() => ({ requeued: 0 })));
       expect(await inbox.deliveredAddresses(subject)).toEqual([stranger]);
     } finally {
       await mail.resume().catch(() => undefined);

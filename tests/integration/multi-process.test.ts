@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import WebSocket from 'ws';
@@ -135,18 +135,19 @@ function connect(apiUrl: string) {
   );
   const received: LiveEvent[] = [];
   socket.on('message', (data) => received.push(JSON.parse(data.toString()) as LiveEvent));
-  const waitFor = async <T extends LiveEvent>(
+  const waitFor = <T extends LiveEvent>(
     predicate: (event: LiveEvent) => event is T,
     timeoutMs = 15_000,
-  ): Promise<T> => {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      const found = received.find(predicate);
-      if (found) return found;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error(`no matching event; got ${received.map((event) => event.type).join(', ')}`);
-  };
+  ): Promise<T> =>
+    vi.waitFor(
+      () => {
+        const found = received.find(predicate);
+        if (!found)
+          throw new Error(`no matching event; got ${received.map((event) => event.type).join(', ')}`);
+        return found;
+      },
+      { timeout: timeoutMs, interval: 25 },
+    );
   return { socket, received, waitFor };
 }
 

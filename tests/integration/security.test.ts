@@ -18,6 +18,7 @@ import { confirmationLink, createInbox } from '../support/inbox.js';
 import { waitFor } from '../support/ports.js';
 import { startStack, type TestStack } from '../support/stack.js';
 import { withDatabase } from '../support/test-database.js';
+import { resultWithin } from '../support/wait.js';
 
 /**
  * Issue 10's API hardening, tried as an attacker would: over HTTP and WebSockets against the real
@@ -359,10 +360,7 @@ describe('Security 6: a session that ended stops working at once', () => {
       .send({ refreshToken: user.refreshToken })
       .expect(200);
     // The test stack beats every 5 s (LIVE_SOCKET_HEARTBEAT_SECONDS); production every 30 s.
-    const code = await Promise.race([
-      closed,
-      new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), 15_000)),
-    ]);
+    const code = await resultWithin(closed, 15_000, 'open');
     socket.terminate();
     expect(code).toBe(LIVE_SOCKET_CLOSE.unauthorized);
   });

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { waitUntil } from './wait.js';
 
 /** A TCP port that is free right now on 127.0.0.1. */
 export function freePort(): Promise<number> {
@@ -15,21 +16,21 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Polls `probe` (every 150 ms, at most `timeoutMs`) until it answers a value other than undefined,
+ * false included: waitUntil of wait.ts, for probes that answer undefined while not ready.
+ */
 export async function waitFor<T>(
   probe: () => Promise<T | undefined>,
   what: string,
   timeoutMs = 30_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    try {
+  const found = await waitUntil(
+    async () => {
       const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`Timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+      return value === undefined ? undefined : { value };
+    },
+    { timeoutMs, message: what },
+  );
+  return found.value;
 }

@@ -39,15 +39,14 @@ export function startProcess(
   return {
     child,
     logFile,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        const killTimer = setTimeout(() => child.kill('SIGKILL'), 5000);
-        child.once('exit', () => {
-          clearTimeout(killTimer);
-          resolve();
-        });
-        child.kill('SIGTERM');
-      }),
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      // A child that ignores SIGTERM is killed 5 s later.
+      const killTimer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      child.kill('SIGTERM');
+      await exited;
+      clearTimeout(killTimer);
+    },
   };
 }

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import type { RunDetail } from '@pagewright/shared';
+import { waitUntil } from './wait.js';
 
 /** GET /api/extractor/run/:runId as the run's owner. */
 export async function readRun(apiUrl: string, token: string, runId: string): Promise<RunDetail> {
@@ -19,11 +20,21 @@ export async function waitForRun(
   until: (run: RunDetail) => boolean = (run) => run.status !== 'EXECUTING',
   timeoutMs = 60_000,
 ): Promise<RunDetail> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const run = await readRun(apiUrl, token, runId);
-    if (until(run)) return run;
-    if (Date.now() > deadline) throw new Error(`run ${runId} still ${run.status}: ${JSON.stringify(run)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  let last: RunDetail | undefined;
+  const outcome = await waitUntil(
+    async () => {
+      try {
+        last = await readRun(apiUrl, token, runId);
+      } catch (error) {
+        // The API refuses to show the run: that ends the wait now, not at its timeout.
+        return { error };
+      }
+      return until(last) && { run: last };
+    },
+    { timeoutMs, intervalMs: 250, message: `run ${runId}` },
+  ).catch(() => {
+    throw new Error(`run ${runId} still ${last?.status}: ${JSON.stringify(last)}`);
+  });
+  if ('error' in outcome) throw outcome.error;
+  return outcome.run;
 }

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fromRoot } from './paths.js';
 import { freePort, waitFor } from './ports.js';
+import { waitUntil } from './wait.js';
 import { startProcess, useLogDirectory, type RunningProcess } from './processes.js';
 import { createTestDatabase, dropTestDatabase } from './test-database.js';
 
@@ -76,20 +77,20 @@ function isAlive(pid: number): boolean {
  */
 export async function currentWorkerPid(timeoutMs = 60_000): Promise<number> {
   const logDir = fromRoot('.pagewright', process.env.PW_TEST_LOG_DIRECTORY ?? 'test-logs');
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const pids = readdirSync(logDir)
-      .filter((name) => name === `${STACK_WORKER_LOG}.log` || name.startsWith(`${STACK_WORKER_LOG}-`))
-      .flatMap((name) => readFileSync(path.join(logDir, name), 'utf8').split('\n'))
-      .filter((line) => line.includes('"worker ready"'))
-      .map((line) => (JSON.parse(line) as { pid: number }).pid)
-      .filter(isAlive);
-    if (pids.length === 1) return pids[0]!;
-    if (pids.length > 1) throw new Error(`expected one running test worker, found ${pids.length}`);
-    // A replacement for a killed worker may still be starting.
-    if (Date.now() > deadline) throw new Error('no test worker is ready');
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  // A replacement for a killed worker may still be starting: wait until exactly one is ready.
+  return waitUntil(
+    () => {
+      const pids = readdirSync(logDir)
+        .filter((name) => name === `${STACK_WORKER_LOG}.log` || name.startsWith(`${STACK_WORKER_LOG}-`))
+        .flatMap((name) => readFileSync(path.join(logDir, name), 'utf8').split('\n'))
+        .filter((line) => line.includes('"worker ready"'))
+        .map((line) => (JSON.parse(line) as { pid: number }).pid)
+        .filter(isAlive);
+      if (pids.length > 1) throw new Error(`expected one running test worker, found ${pids.length}`);
+      return pids[0];
+    },
+    { timeoutMs, intervalMs: 250, message: 'one ready test worker' },
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBrowserPool, type BrowserPool } from '../browser-pool.js';
 import { createLiveSessionRegistry, type SessionEndReason } from './live-session-registry.js';
 import { type PageFrame, pageFrames } from '@pagewright/automation';
@@ -70,8 +70,9 @@ describe('live sessions', () => {
       onSessionEnded: (_s, reason) => ended.push(reason),
     });
     const session = await registry.open('user-a');
-    await new Promise((r) => setTimeout(r, 120));
-    expect(await registry.closeIdle()).toBe(1);
+    // Idle is measured from its last activity: still open at the timeout, closed just past it.
+    expect(await registry.closeIdle(session.lastActivityAt + 50)).toBe(0);
+    expect(await registry.closeIdle(session.lastActivityAt + 51)).toBe(1);
     expect(ended).toEqual(['idle']);
     expect(registry.use(session.id, 'user-a')).toBeUndefined();
   });
@@ -80,9 +81,11 @@ describe('live sessions', () => {
     const registry = createLiveSessionRegistry({ pool, idleTimeoutMs: 50 });
     const session = await registry.open('user-a');
     expect(registry.peek(session.id, 'user-b')).toBeUndefined();
-    await new Promise((r) => setTimeout(r, 120));
-    expect(registry.peek(session.id, 'user-a')).toBe(session);
-    expect(await registry.closeIdle()).toBe(1);
+    // Read right before each look for idle sessions: were a read activity, none would ever close.
+    await vi.waitFor(async () => {
+      expect(registry.peek(session.id, 'user-a')).toBe(session);
+      expect(await registry.closeIdle()).toBe(1);
+    }, 5_000);
     expect(registry.peek(session.id, 'user-a')).toBeUndefined();
   });
 
@@ -98,8 +101,7 @@ describe('live sessions', () => {
     const pid = await pool.browserPid();
     expect(pid).toBeGreaterThan(0);
     process.kill(pid!, 'SIGKILL');
-    const deadline = Date.now() + 10_000;
-    while (ended.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(() => expect(ended).toHaveLength(2), { timeout: 10_000 });
     expect(ended).toEqual(['lost', 'lost']);
     expect(registry.count()).toBe(0);
 
@@ -129,7 +131,11 @@ describe('screencast', () => {
     expect(source.latestFrame()).toBeUndefined();
     expect(Buffer.from(frames[0]!.data, 'base64').subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
     expect(frames[0]!.width).toBe(1280);
-    await new Promise((r) => setTimeout(r, 300));
+    // Nothing marks a frame that does not come; the page painting twenty more does: a screencast
+    // still on would have sent some of them.
+    await session.page.evaluate(
+      'new Promise((resolve) => { let left = 20; const next = () => (--left === 0 ? resolve() : requestAnimationFrame(next)); requestAnimationFrame(next); })',
+    );
     expect(frames.length).toBe(countAtStop);
     stopListening();
     await registry.close(session.id, 'user-a');

@@ -310,6 +310,7 @@ describe('runFlow in Chromium', () => {
     // A frozen main thread would never answer this.
     const answer = await Promise.race([
       page.evaluate('document.title.length >= 0'),
+      // eslint-disable-next-line no-restricted-syntax -- a safety net, not a sleep: a frozen page never answers, and the test must end saying so
       new Promise((resolve) => setTimeout(() => resolve('page still frozen'), 3_000)),
     ]);
     expect(answer).toBe(true);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { Redis } from 'ioredis';
 import { BUILDER_MESSAGES, type BuilderRecord } from '@pagewright/shared';
 import { UnreadableDraftError, createBuilderStore } from './builder.store.js';
@@ -169,18 +169,32 @@ describe('the builder lock', () => {
 
   it('keeps a lock for long work, renewing it while the work runs', async () => {
     // Renewed every third of the TTL: only an event loop stalled for two thirds of it (1 s) would
-    // lose the lock; 150 ms did on a busy machine. The work outlasts the TTL.
+    // lose the lock; 150 ms did on a busy machine. The work outlasts the TTL: it ends once the
+    // lock's time to live went back up four times (about 2 s), and it never ran out meanwhile.
     const shortLocks = createBuilderStore(redis, prefix, { lockTtlMs: 1_500 });
+    let lowest = Number.POSITIVE_INFINITY;
     const isLost = await shortLocks.withLock(
       userId,
       'EXTRACTOR',
       async (lock) => {
-        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        let renewals = 0;
+        let last = await redis.pttl(lockKey);
+        await vi.waitFor(
+          async () => {
+            const ttl = await redis.pttl(lockKey);
+            lowest = Math.min(lowest, ttl);
+            if (ttl > last) renewals += 1;
+            last = ttl;
+            expect(renewals).toBeGreaterThanOrEqual(4);
+          },
+          { timeout: 15_000, interval: 50 },
+        );
         expect(await redis.pttl(lockKey)).toBeGreaterThan(0);
         return lock.signal.aborted;
       },
       { keepAlive: true },
     );
+    expect(lowest).toBeGreaterThan(0);
     expect(isLost).toBe(false);
     expect(await redis.exists(lockKey)).toBe(0);
   });
@@ -218,8 +232,12 @@ describe('the builder lock', () => {
           // Finish as the lock lapses: the release races the contender taking it.
           while (!contenderHolds && (await redis.pttl(lockKey)) > 1);
         });
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        isContending = false;
+        // The lock is free now (let go, or lapsed within its 15 ms): the contender gets it.
+        try {
+          await vi.waitUntil(() => contenderHolds, { timeout: 5_000, interval: 1 });
+        } finally {
+          isContending = false;
+        }
         await contending;
         if (contenderHolds && (await redis.get(lockKey)) !== 'contender') deletedUnderContender += 1;
         await redis.del(lockKey);

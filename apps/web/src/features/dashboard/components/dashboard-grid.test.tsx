@@ -9,6 +9,7 @@ afterEach(cleanup);
 
 describe('the dashboard grid', () => {
   it("offers a new account's hidden Scheduler panel from the dashboard itself", async () => {
+    const user = userEvent.setup({ delay: null });
     const onShowPanel = vi.fn();
     render(
       <DashboardGrid settings={defaultUserSettings()} isRemoteEngine={false} onShowPanel={onShowPanel} />,
@@ -21,7 +22,7 @@ describe('the dashboard grid', () => {
         .getAllByRole('button')
         .map((button) => button.textContent),
     ).toEqual(['Show Scheduler']);
-    await userEvent.click(within(hidden).getByRole('button', { name: 'Show Scheduler' }));
+    await user.click(within(hidden).getByRole('button', { name: 'Show Scheduler' }));
     expect(onShowPanel).toHaveBeenCalledWith('showScheduler');
   });
 
