@@ -78,6 +78,62 @@ function literalUiText() {
   return ['error', ...selectors.map((selector) => ({ selector, message }))];
 }
 
+/**
+ * no-restricted-syntax entries for fixed sleeps in tests (issue 37): a test waits for the condition
+ * it needs, not for a time after which it assumes the condition holds. Playwright's waitForTimeout,
+ * a setTimeout inside `new Promise(…)` (`new Promise((r) => setTimeout(r, 500))`, whatever its
+ * callback), setTimeout / setInterval / scheduler.wait of timers/promises. Playwright's
+ * test.setTimeout and a timer of the scenario outside a promise (`setTimeout(() => child.kill(), ms)`)
+ * are no sleeps; a safety net or scenario timer that must sit in a promise says why it is one in an
+ * eslint-disable comment.
+ */
+function fixedSleeps() {
+  const message =
+    'Wait for a condition (vi.waitFor / expect.poll / waitUntil in tests/support/wait.ts), not a fixed time (issue 37).';
+  const inPlaywright =
+    'Wait for a condition (expect(locator)…, expect.poll, page.waitForResponse / waitForFunction), not a fixed time (issue 37).';
+  // (esquery's regular expressions cannot hold a slash: `.` stands for it.)
+  const timersPromises = '/^(node:)?timers.promises$/';
+  const selectors = [
+    "NewExpression[callee.name='Promise'] CallExpression:matches([callee.name='setTimeout'], [callee.object.name=/^(globalThis|global|window)$/][callee.property.name='setTimeout'])",
+    `ImportDeclaration[source.value=${timersPromises}] > ImportSpecifier[imported.name=/^(setTimeout|setInterval|scheduler)$/]`,
+    `ImportDeclaration[source.value=${timersPromises}] > :matches(ImportDefaultSpecifier, ImportNamespaceSpecifier)`,
+    `ImportExpression[source.value=${timersPromises}]`,
+    "CallExpression[callee.object.name='scheduler'][callee.property.name='wait']",
+  ];
+  return [
+    'error',
+    {
+      selector:
+        "CallExpression:matches([callee.name='waitForTimeout'], [callee.property.name='waitForTimeout'])",
+      message: inPlaywright,
+    },
+    ...selectors.map((selector) => ({ selector, message })),
+  ];
+}
+
+/**
+ * Tests never touch the product's own database or Redis keys (issue 37): every test makes the
+ * database it uses (@pagewright/db/test-support, tests/support/stack.ts) and a key prefix of its
+ * own. A test that reads DATABASE_URL or REDIS_KEY_PREFIX from the environment, or names the
+ * product's default database or key prefix, would pass only where `./pagewright start` ran.
+ */
+function productAddresses() {
+  const message =
+    "Tests make their own database (createTestDatabase of @pagewright/db/test-support, or a stack) and Redis key prefix; never the product's (issue 37).";
+  const settings = '/^(DATABASE_URL|REDIS_KEY_PREFIX)$/';
+  const selectors = [
+    `MemberExpression[object.object.name='process'][object.property.name='env']:matches([property.name=${settings}], [property.value=${settings}])`,
+    `VariableDeclarator[init.object.name='process'][init.property.name='env'] > ObjectPattern > Property[key.name=${settings}]`,
+    // postgresql://…@127.0.0.1:5432/pagewright (or localhost), and the default key prefix.
+    'Literal[value=/(127[.]0[.]0[.]1|localhost):5432.pagewright(?![A-Za-z0-9_-])/]',
+    'TemplateElement[value.raw=/(127[.]0[.]0[.]1|localhost):5432.pagewright(?![A-Za-z0-9_-])/]',
+    'Literal[value=/^pagewright:/]',
+    'TemplateElement[value.raw=/^pagewright:/]',
+  ];
+  return selectors.map((selector) => ({ selector, message }));
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -366,6 +422,20 @@ export default tseslint.config(
   {
     files: ['tests/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}', 'prisma/**/*.{ts,mjs}'],
     rules: { 'no-console': 'off' },
+  },
+  {
+    // No fixed sleeps in tests (issue 37): they wait for a condition, through tests/support/wait.ts
+    // (the one file that waits on a timer), vi.waitFor / expect.poll or Playwright's waits. The
+    // fixture sites stand for slow real sites: their delays are what they serve. No other entry
+    // sets no-restricted-syntax for these files: one that does must repeat fixedSleeps() and
+    // productAddresses(). Nor does a test read or name the product's database or key prefix.
+    files: ['**/*.test.{ts,tsx}', 'tests/**/*.ts'],
+    ignores: ['tests/support/wait.ts', 'tests/fixtures/**'],
+    rules: { 'no-restricted-syntax': [...fixedSleeps(), ...productAddresses()] },
+  },
+  {
+    files: ['tests/support/wait.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...productAddresses()] },
   },
   {
     // Playwright fixtures declare "no dependencies" with an empty pattern.

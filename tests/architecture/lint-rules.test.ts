@@ -1,17 +1,25 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const eslint = new ESLint({ cwd: root });
+/**
+ * Most rules read the syntax and the imports only: this linter builds no TypeScript program (which
+ * took ~90 s of the suite's CPU for the workspace's six programs). The type-aware rules are proven
+ * with `typed` on packages/shared, the smallest program.
+ */
+const eslint = new ESLint({ cwd: root, overrideConfig: [tseslint.configs.disableTypeChecked] });
+const typedEslint = new ESLint({ cwd: root });
 
 /**
  * The rule ids ESLint reports for `code` given as the text of `file`, an existing file of the
- * repository (relative to its root): the type-aware rules only parse files their tsconfig holds.
+ * repository (relative to its root): the type-aware rules (`typed`) only parse files their
+ * tsconfig holds.
  */
-async function violations(file: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+async function violations(file: string, code: string, { typed = false } = {}): Promise<string[]> {
+  const [result] = await (typed ? typedEslint : eslint).lintText(code, { filePath: path.join(root, file) });
   return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
 }
 
@@ -192,8 +200,9 @@ describe('the linter holds the architecture', { timeout: 120_000 }, () => {
   it('refuses a floating promise in product code', async () => {
     expect(
       await violations(
-        'apps/api/src/lib/app-error.ts',
+        'packages/shared/src/constants.ts',
         'async function work() { return 1; }\nexport function start() { work(); }\n',
+        { typed: true },
       ),
     ).toContain('@typescript-eslint/no-floating-promises');
   });
@@ -228,8 +237,8 @@ describe('the linter holds the architecture', { timeout: 120_000 }, () => {
       },
     ];
     for (const { rule, planted, compliant } of cases) {
-      expect(await violations(file, planted), rule).toContain(rule);
-      expect(await violations(file, compliant), rule).not.toContain(rule);
+      expect(await violations(file, planted, { typed: true }), rule).toContain(rule);
+      expect(await violations(file, compliant, { typed: true }), rule).not.toContain(rule);
     }
   });
 
@@ -312,6 +321,101 @@ describe('the linter holds the architecture', { timeout: 120_000 }, () => {
     );
     expect(allowed).not.toContain('no-restricted-properties');
     expect(allowed).not.toContain('no-restricted-syntax');
+  });
+
+  it('tests wait for a condition, never a fixed time (issue 37)', async () => {
+    const integration = 'tests/integration/messages-limits.test.ts';
+    const e2e = 'tests/e2e/screen-share.e2e.ts';
+    const component = 'apps/web/src/features/dashboard/components/dashboard-grid.test.tsx';
+    const playwright = (body: string) =>
+      `import { test } from '@playwright/test';\ntest('a', async ({ page }) => {\n${body}\n});\n`;
+    for (const [file, code] of [
+      [e2e, playwright('  await page.waitForTimeout(1500);')],
+      [integration, 'export const a = () => new Promise((resolve) => setTimeout(resolve, 500));\n'],
+      [
+        integration,
+        "export const a = () => new Promise((resolve) => setTimeout(() => resolve('late'), 200));\n",
+      ],
+      [
+        'tests/support/runs-api.ts',
+        'export async function a() {\n  await new Promise((r) => setTimeout(r, 250));\n}\n',
+      ],
+      [component, 'export const a = () => new Promise((r) => globalThis.setTimeout(r, 10));\n'],
+      [
+        integration,
+        "import { setTimeout as sleep } from 'node:timers/promises';\nexport const a = () => sleep(500);\n",
+      ],
+      [
+        integration,
+        "import * as timers from 'timers/promises';\nexport const a = () => timers.setTimeout(500);\n",
+      ],
+      [
+        e2e,
+        "import { scheduler } from 'node:timers/promises';\nexport const a = () => scheduler.wait(500);\n",
+      ],
+      [e2e, "export const a = async () => (await import('node:timers/promises')).setTimeout(500);\n"],
+    ] as const)
+      expect(await violations(file, code), `${file}: ${code}`).toContain('no-restricted-syntax');
+    // Waits for a condition, Playwright's test timeout and a timer of the scenario stay allowed; so do
+    // the helper's own pause and a fixture site's slow answer.
+    for (const [file, code] of [
+      [e2e, playwright("  test.setTimeout(60_000);\n  await page.getByText('Done').waitFor();")],
+      [
+        integration,
+        "import { expect, vi } from 'vitest';\nexport const a = (n: () => number) => vi.waitFor(() => expect(n()).toBe(1));\nexport const b = (n: () => number) => expect.poll(n).toBe(1);\n",
+      ],
+      [
+        integration,
+        "import { waitUntil } from '../support/wait.js';\nexport const a = (done: () => boolean) => waitUntil(done, { timeoutMs: 5_000 });\n",
+      ],
+      [integration, 'export const a = (kill: () => void) => setTimeout(kill, 5_000);\n'],
+      [
+        'tests/support/wait.ts',
+        'export const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));\n',
+      ],
+      [
+        'tests/fixtures/site/server.ts',
+        'export const slow = () => new Promise((r) => setTimeout(r, 400));\n',
+      ],
+    ] as const)
+      expect(await violations(file, code), `${file}: ${code}`).not.toContain('no-restricted-syntax');
+    // The product's own timers are not the tests' business.
+    expect(
+      await violations(
+        'apps/api/src/lib/app-error.ts',
+        'export const a = () => new Promise((r) => setTimeout(r, 5));\n',
+      ),
+    ).not.toContain('no-restricted-syntax');
+  });
+
+  it("tests never read or name the product's database or key prefix (issue 37)", async () => {
+    const unit = 'apps/api/src/lib/session-callers.test.ts';
+    const support = 'tests/support/accounts.ts';
+    // Put together here, or this file would hold the very addresses the rule refuses.
+    const productDatabase = ['5432', 'pagewright'].join('/');
+    for (const [file, code] of [
+      [unit, 'export const url = process.env.DATABASE_URL;\n'],
+      [unit, "export const url = process.env['DATABASE_URL'];\n"],
+      [support, 'const { DATABASE_URL } = process.env;\nexport const url = DATABASE_URL;\n'],
+      [support, 'export const prefix = process.env.REDIS_KEY_PREFIX;\n'],
+      [unit, `export const url = 'postgresql://postgres@127.0.0.1:${productDatabase}';\n`],
+      [unit, `export const url = 'postgres://u@localhost:${productDatabase}?schema=public';\n`],
+      [
+        support,
+        `export const url = (user: string) => \`postgresql://\${user}@127.0.0.1:${productDatabase}\`;\n`,
+      ],
+      [unit, "export const key = 'pagewright:session:1';\n"],
+      [support, 'export const key = (id: string) => `pagewright:run:${id}`;\n'],
+    ] as const)
+      expect(await violations(file, code), `${file}: ${code}`).toContain('no-restricted-syntax');
+    // A database or prefix of the test's own, and the product's code, stay allowed.
+    for (const [file, code] of [
+      [unit, "export const url = 'postgresql://postgres@127.0.0.1:5432/pagewright_unit_1';\n"],
+      [unit, 'export const prefix = `pagewright-unit:keys:${Date.now()}:`;\n'],
+      [support, 'export const env = { DATABASE_URL: process.env.PW_E2E_DATABASE_URL };\n'],
+      ['apps/api/src/lib/app-error.ts', 'export const url = process.env.DATABASE_URL;\n'],
+    ] as const)
+      expect(await violations(file, code), `${file}: ${code}`).not.toContain('no-restricted-syntax');
   });
 
   it('benches and tests import packages by name; package tests keep their helpers at home (issue 28)', async () => {
