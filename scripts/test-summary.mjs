@@ -70,7 +70,9 @@ function summariseCheck({ target, exitCode }) {
   else if (exitCode === TIMEOUT_EXIT) {
     result.failed = 1;
     result.notes.push('stopped by its safety cap');
-    result.failures.push(`${target} was stopped by its safety cap (scripts/lib/tests.sh); its output is above`);
+    result.failures.push(
+      `${target} was stopped by its safety cap (scripts/lib/tests.sh); its output is above`,
+    );
   } else {
     result.failed = 1;
     result.failures.push(`${target} failed (exit ${exitCode}); its output is above`);

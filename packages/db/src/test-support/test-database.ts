@@ -64,7 +64,8 @@ async function ensureTemplate(admin: pg.Client): Promise<string> {
   const leftovers = await admin.query<{ datname: string }>(
     "SELECT datname FROM pg_database WHERE datname LIKE 'pagewright_template_building_%'",
   );
-  for (const { datname } of leftovers.rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+  for (const { datname } of leftovers.rows)
+    await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
   const building = `pagewright_template_building_${randomBytes(4).toString('hex')}`;
   await admin.query(`CREATE DATABASE "${building}"`);
   try {
