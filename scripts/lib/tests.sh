@@ -54,10 +54,15 @@ run_static_checks() {
   (cd "$PW_ROOT" && capped "$PW_CAP_STATIC" bash -c 'pnpm typecheck && pnpm lint && pnpm knip')
 }
 
+# The suites never see the product's own database or key prefix (.env's, loaded for the set-up):
+# every test makes its own, and one that reached for the product's would fail here, not pass
+# wherever `./pagewright start` once ran (issue 37).
+PW_PRODUCT_SETTINGS=(-u DATABASE_URL -u REDIS_KEY_PREFIX -u SHADOW_DATABASE_URL)
+
 run_unit_suite() {
   step "Unit and integration tests (pnpm test:unit)"
   (cd "$PW_ROOT" && PW_RUNNING_TESTS_FILE="$PW_REPORTS/vitest.running.txt" \
-    capped "$PW_CAP_UNIT" pnpm test:unit \
+    capped "$PW_CAP_UNIT" env "${PW_PRODUCT_SETTINGS[@]}" pnpm test:unit \
     --reporter=default --reporter=json --outputFile.json="$PW_REPORTS/vitest.json" \
     --reporter=./tests/support/vitest-running-reporter.ts)
 }
@@ -67,7 +72,7 @@ run_e2e_suite() {
   # Absolute names: Playwright resolves relative ones against the config's folder.
   (cd "$PW_ROOT" && PLAYWRIGHT_JSON_OUTPUT_NAME="$PW_REPORTS/e2e.json" \
     PW_RUNNING_TESTS_FILE="$PW_REPORTS/e2e.running.txt" \
-    capped "$PW_CAP_E2E" pnpm test:e2e \
+    capped "$PW_CAP_E2E" env "${PW_PRODUCT_SETTINGS[@]}" pnpm test:e2e \
     --reporter="list,json,$PW_ROOT/tests/e2e/running-reporter.ts")
 }
 
@@ -128,7 +133,12 @@ run_tests() {
   if [[ $stress == true ]]; then start_cpu_burners; fi
 
   local -a summary=()
-  local status
+  local status canaries=$PW_REPORTS/canaries.json planted=false
+  # Canary keys under the product's key prefix, checked after the suites (scripts/test-canaries.mjs).
+  if [[ $which == all || $which == unit || $which == e2e ]]; then
+    step "Canaries of the product's own data"
+    if node "$PW_ROOT/scripts/test-canaries.mjs" plant "$canaries"; then planted=true; fi
+  fi
   if [[ $which == all || $which == drift ]]; then
     status=0
     timed run_drift_check || status=$?
@@ -151,6 +161,12 @@ run_tests() {
   fi
 
   stop_cpu_burners
+  if [[ $planted == true ]]; then
+    step "Canaries of the product's own data"
+    status=0
+    node "$PW_ROOT/scripts/test-canaries.mjs" check "$canaries" || status=$?
+    summary+=(--check "product data untouched" "$status")
+  fi
   local under=''
   if [[ $stress == true ]]; then under=', under stress'; fi
   step "Results (after $((SECONDS / 60)) min $((SECONDS % 60)) s$under)"
