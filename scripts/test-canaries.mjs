@@ -7,14 +7,8 @@
 // Reads DATABASE_URL, REDIS_URL and REDIS_KEY_PREFIX as the product does (.env is loaded by then).
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-
-const root = path.resolve(import.meta.dirname, '..');
-// ioredis and pg are the worker's dependencies, not the root's.
-const require = createRequire(path.join(root, 'apps/worker/package.json'));
-const { Redis } = require('ioredis');
-const pg = require('pg');
+import { Redis } from 'ioredis';
+import pg from 'pg';
 
 const [command, stateFile] = process.argv.slice(2);
 const databaseUrl = new URL(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/pagewright');
