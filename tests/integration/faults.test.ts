@@ -86,7 +86,7 @@ describe('a killed worker, then a Redis gone, on a stack of their own (issue 10,
       }
     }, 'the private redis-server');
     stack = await startStack({
-      useBuild: false,
+      useBuild: process.env.PW_TEST_USE_BUILD === '1',
       env: { REDIS_URL: `redis://127.0.0.1:${redisPort}` },
       replaceKilledWorker: false,
     });

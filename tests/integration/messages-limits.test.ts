@@ -142,7 +142,7 @@ function firstAnswer([one, other]: [OpenSend, OpenSend]) {
 
 beforeAll(async () => {
   stack = await startStack({
-    useBuild: false,
+    useBuild: process.env.PW_TEST_USE_BUILD === '1',
     env: {
       ...Object.fromEntries(Object.entries(LIMITS).map(([key, value]) => [key, String(value)])),
       MESSAGE_SEND_RATE_LIMIT_MAX: '10000',

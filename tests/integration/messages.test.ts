@@ -161,12 +161,13 @@ beforeAll(async () => {
   await proxy.open();
   // The product knows only the proxy; it forwards to maildev once the stack says where that is
   // (nothing sends mail before the first sign-up).
-  stack = await startStack({ useBuild: false, env: { SMTP_PORT: String(proxyPort) } }).catch(
-    async (error: unknown) => {
-      await proxy.close();
-      throw error;
-    },
-  );
+  stack = await startStack({
+    useBuild: process.env.PW_TEST_USE_BUILD === '1',
+    env: { SMTP_PORT: String(proxyPort) },
+  }).catch(async (error: unknown) => {
+    await proxy.close();
+    throw error;
+  });
   proxy.setTarget(stack.smtpPort);
   db = createPrismaClient(stack.databaseUrl);
   connection = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
