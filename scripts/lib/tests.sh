@@ -48,10 +48,11 @@ run_drift_check() {
   return "$status"
 }
 
-# Strict TypeScript across the workspace, ESLint and Prettier: the house rules CI enforces.
+# Strict TypeScript across the workspace, ESLint, Prettier and knip: the house rules CI enforces,
+# run side by side (scripts/static-checks.sh).
 run_static_checks() {
-  step "Static checks (pnpm typecheck, pnpm lint, pnpm knip)"
-  (cd "$PW_ROOT" && capped "$PW_CAP_STATIC" bash -c 'pnpm typecheck && pnpm lint && pnpm knip')
+  step "Static checks (pnpm typecheck, eslint, prettier, pnpm knip)"
+  (cd "$PW_ROOT" && capped "$PW_CAP_STATIC" bash scripts/static-checks.sh)
 }
 
 # The suites never see the product's own database or key prefix (.env's, loaded for the set-up):
