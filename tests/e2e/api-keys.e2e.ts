@@ -1,5 +1,5 @@
 import { createConfirmedUser } from '../support/accounts.js';
-import { GOOD_PASSWORD, expect, loginThroughUi, test } from './fixtures.js';
+import { expect, openSignedIn, test } from './fixtures.js';
 
 const apiUrl = () => process.env.PW_E2E_BASE_URL!;
 const mailUrl = () => process.env.PW_E2E_MAIL_URL!;
@@ -8,7 +8,7 @@ test('a key created in Settings is shown once, works on /api/v1, and is refused 
   page,
 }) => {
   const user = await createConfirmedUser(apiUrl(), mailUrl(), 'api-key');
-  await loginThroughUi(page, user.username, GOOD_PASSWORD);
+  await openSignedIn(page, user);
   await expect(page).toHaveURL(/\/dashboard/);
   await page.goto('/settings');
 

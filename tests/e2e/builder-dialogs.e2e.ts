@@ -2,7 +2,7 @@ import type { NormalizedPage } from '@pagewright/shared';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createConfirmedUser } from '../support/accounts.js';
 import { api, apiUrl, card, confirm, dialog, mailUrl, pickAndOpen } from './builder-page.js';
-import { GOOD_PASSWORD, expect, loginThroughUi, test } from './fixtures.js';
+import { expect, openSignedIn, test } from './fixtures.js';
 
 /**
  * The builder dialogs in real Chromium against the live page: mask previews read the picked
@@ -23,7 +23,7 @@ test.afterAll(async () => {
 test('mask previews, time zones, script syntax and Edit sequence on a live page', async ({ page }) => {
   test.setTimeout(240_000);
   const user = await createConfirmedUser(apiUrl(), mailUrl(), 'dialogs-e2e');
-  await loginThroughUi(page, user.username, GOOD_PASSWORD);
+  await openSignedIn(page, user);
   await expect(page).toHaveURL(/\/dashboard$/);
   const { id } = await api<{ id: string }>(user.accessToken, '/extractor/start', {
     method: 'POST',

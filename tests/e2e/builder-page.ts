@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { MESSAGES, type ExtractorType, type NormalizedPage } from '@pagewright/shared';
 import { createConfirmedUser } from '../support/accounts.js';
-import { GOOD_PASSWORD, expect, loginThroughUi } from './fixtures.js';
+import { expect, openSignedIn } from './fixtures.js';
 
 /**
  * Driving the action builder in e2e tests: the API beside the screen, and clicks on the live page
@@ -168,7 +168,7 @@ export async function signInAndOpenNewBuilder(
   item: { name: string; description: string; extractorType: 'EXTRACTOR' | 'INSERTOR' },
 ) {
   const user = await createConfirmedUser(apiUrl(), mailUrl(), label);
-  await loginThroughUi(page, user.username, GOOD_PASSWORD);
+  await openSignedIn(page, user);
   await expect(page).toHaveURL(/\/dashboard$/);
   const token = user.accessToken;
   const { id } = await api<{ id: string }>(token, '/extractor/start', { method: 'POST', body: item });

@@ -19,7 +19,7 @@ import {
   selectInTable,
   validateSaveAndClose,
 } from './builder-page.js';
-import { GOOD_PASSWORD, expect, loginThroughUi, test } from './fixtures.js';
+import { expect, openSignedIn, test } from './fixtures.js';
 
 let site: FixtureSite;
 test.beforeAll(async () => {
@@ -32,7 +32,7 @@ test.afterAll(async () => {
 /** A signed-in operator (through the login screen) and an API token of the same account. */
 async function signIn(page: Page, label: string) {
   const user = await createConfirmedUser(apiUrl(), mailUrl(), label);
-  await loginThroughUi(page, user.username, GOOD_PASSWORD);
+  await openSignedIn(page, user);
   await expect(page).toHaveURL(/\/dashboard$/);
   return user;
 }

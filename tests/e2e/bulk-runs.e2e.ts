@@ -2,7 +2,7 @@ import request from 'supertest';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createConfirmedUser } from '../support/accounts.js';
 import { withDatabase } from '../support/test-database.js';
-import { expect, loginThroughUi, test } from './fixtures.js';
+import { expect, openSignedIn, test } from './fixtures.js';
 
 /**
  * Bulk runs (issue 26, item 4): an extractor with a URL input run over a CSV of six pages from its
@@ -65,7 +65,7 @@ test('runs an extractor over a CSV from its menu, follows the progress and retri
   );
   const csv = ['page', ...pages].join('\n');
 
-  await loginThroughUi(page, account.username, account.password);
+  await openSignedIn(page, account);
   await expect(page).toHaveURL(/\/dashboard$/);
   const row = page.getByTestId('panel-extractors').getByRole('listitem', { name, exact: true });
   await row.getByRole('button', { name: `More actions for ${name}` }).click();

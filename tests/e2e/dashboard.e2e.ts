@@ -4,7 +4,7 @@ import { FIXTURE_PASSWORD, startFixtureSite, type FixtureSite } from '../fixture
 import { createConfirmedUser } from '../support/accounts.js';
 import { saveOneAction, withDatabase } from '../support/test-database.js';
 import { waitUntil } from '../support/wait.js';
-import { expect, loginThroughUi, test } from './fixtures.js';
+import { expect, openSignedIn, test } from './fixtures.js';
 import type { Locator, Page } from '@playwright/test';
 
 /**
@@ -19,13 +19,14 @@ interface Account {
   username: string;
   password: string;
   accessToken: string;
+  refreshToken: string;
 }
 
 const newAccount = (label: string): Promise<Account> =>
   createConfirmedUser(process.env.PW_E2E_BASE_URL!, process.env.PW_E2E_MAIL_URL!, label);
 
 async function signIn(page: Page, account: Account): Promise<void> {
-  await loginThroughUi(page, account.username, account.password);
+  await openSignedIn(page, account);
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 

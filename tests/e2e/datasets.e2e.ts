@@ -5,7 +5,7 @@ import { MESSAGES, type AddActionInput } from '@pagewright/shared';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createConfirmedUser } from '../support/accounts.js';
 import { api, apiUrl, mailUrl } from './builder-page.js';
-import { GOOD_PASSWORD, expect, loginThroughUi, test } from './fixtures.js';
+import { expect, openSignedIn, test } from './fixtures.js';
 
 /**
  * Datasets and queries end to end (issue 12): an extractor reads the fixture site's paged
@@ -94,7 +94,7 @@ test('a dataset built on an extractor fills when it runs; a query pages, exports
   test.setTimeout(240_000);
   const user = await createConfirmedUser(apiUrl(), mailUrl(), 'datasets-e2e');
   await recordExtractor(user.accessToken, 'Statements reader', statementsTable());
-  await loginThroughUi(page, user.username, GOOD_PASSWORD);
+  await openSignedIn(page, user);
   await expect(page).toHaveURL(/\/dashboard$/);
   const datasets = page.getByTestId('panel-datasets');
   const queries = page.getByTestId('panel-queries');

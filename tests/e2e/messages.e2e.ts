@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { MESSAGES } from '@pagewright/shared';
 import { createConfirmedUser } from '../support/accounts.js';
 import { api, apiUrl, mailUrl } from './builder-page.js';
-import { GOOD_PASSWORD, expect, loginThroughUi, test } from './fixtures.js';
+import { expect, openSignedIn, test } from './fixtures.js';
 
 /**
  * Messaging end to end (issue 14): Ann writes to Bob with two files; Bob's dashboard shows it at
@@ -31,13 +31,13 @@ test('a message with two files reaches another account, its link opens without a
 
   const bobContext = await browser.newContext();
   const bobPage = await bobContext.newPage();
-  await loginThroughUi(bobPage, bob.username, GOOD_PASSWORD);
+  await openSignedIn(bobPage, bob);
   await expect(bobPage).toHaveURL(/\/dashboard$/);
   const bobPanel = bobPage.getByTestId('panel-messaging');
   await expect(bobPanel).toContainText('No messages yet');
 
   // Ann writes, with two files.
-  await loginThroughUi(page, ann.username, GOOD_PASSWORD);
+  await openSignedIn(page, ann);
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.getByTestId('panel-messaging').getByRole('button', { name: 'New message' }).click();
   await expect(page).toHaveURL(/\/messaging-new$/);

@@ -4,7 +4,7 @@ import { MESSAGES } from '@pagewright/shared';
 import { createConfirmedUser } from '../support/accounts.js';
 import { statementPdf, statementValues, templateBoxes } from '../support/statement-pdfs.js';
 import { apiUrl, mailUrl } from './builder-page.js';
-import { GOOD_PASSWORD, expect, loginThroughUi, test } from './fixtures.js';
+import { expect, openSignedIn, test } from './fixtures.js';
 
 /**
  * Statement recognition end to end (issue 15): a template is created, its sample PDF uploaded and
@@ -20,7 +20,7 @@ const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ h
 /** A new user, signed in through the UI, on the Template settings page. */
 async function openTemplateSettings(page: Page, label: string) {
   const user = await createConfirmedUser(apiUrl(), mailUrl(), label);
-  await loginThroughUi(page, user.username, GOOD_PASSWORD);
+  await openSignedIn(page, user);
   await expect(page).toHaveURL(/\/dashboard$/);
   await page
     .getByTestId('panel-statement-recognition')

@@ -3,7 +3,7 @@ import { MESSAGES } from '@pagewright/shared';
 import { createConfirmedUser } from '../support/accounts.js';
 import { saveOneAction, withDatabase } from '../support/test-database.js';
 import { api, apiUrl, mailUrl } from './builder-page.js';
-import { GOOD_PASSWORD, expect, loginThroughUi, test } from './fixtures.js';
+import { expect, openSignedIn, test } from './fixtures.js';
 
 /**
  * Schedulers end to end (issue 13): with the Scheduler panel switched on, one scheduler of each
@@ -71,7 +71,7 @@ test('schedulers of each frequency are made in the wizard, listed with their nex
   const user = await createConfirmedUser(apiUrl(), mailUrl(), 'schedulers-e2e');
   await createItem(user.accessToken, 'Shop prices', 'EXTRACTOR');
   await createItem(user.accessToken, 'Order form', 'INSERTOR');
-  await loginThroughUi(page, user.username, GOOD_PASSWORD);
+  await openSignedIn(page, user);
   await expect(page).toHaveURL(/\/dashboard$/);
   // A new account's Scheduler panel is off (spec default): the dashboard itself offers it.
   const panel = page.getByTestId('panel-scheduler');

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createConfirmedUser } from '../support/accounts.js';
 import { withDatabase } from '../support/test-database.js';
-import { expect, loginThroughUi, test } from './fixtures.js';
+import { expect, openSignedIn, test } from './fixtures.js';
 
 /**
  * Webhooks (issue 26): added to an extractor through its menu's Webhooks dialog (the secret shown
@@ -56,7 +56,7 @@ test('adds a webhook from the extractor menu, runs it and sees the delivery in t
     ),
   );
 
-  await loginThroughUi(page, account.username, account.password);
+  await openSignedIn(page, account);
   await expect(page).toHaveURL(/\/dashboard$/);
   const row = page.getByTestId('panel-extractors').getByRole('listitem', { name: 'Hooked', exact: true });
   await row.getByRole('button', { name: 'More actions for Hooked' }).click();
