@@ -81,6 +81,28 @@ async function ensureTemplate(admin: pg.Client): Promise<string> {
   return template;
 }
 
+/** Test databases older than this are left from a run that was killed (a cap fired, Ctrl-C). */
+const LEFTOVER_AFTER_MS = 12 * 60 * 60 * 1000;
+let leftoversSwept = false;
+
+/**
+ * Drops test databases a killed run left (their names carry their creation time), once per process:
+ * a machine that runs the suite every day would otherwise fill up. A database half a day old is no
+ * live run's (the whole suite's caps end within 75 minutes).
+ */
+async function dropLeftovers(admin: pg.Client): Promise<void> {
+  if (leftoversSwept) return;
+  leftoversSwept = true;
+  const names = await admin.query<{ datname: string }>(
+    "SELECT datname FROM pg_database WHERE datname ~ '^pagewright_(test|unit)_[0-9]{13}_[0-9a-f]{6}$'",
+  );
+  for (const { datname } of names.rows) {
+    const createdAt = Number(datname.split('_')[2]);
+    if (Date.now() - createdAt > LEFTOVER_AFTER_MS)
+      await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+  }
+}
+
 /**
  * A brand-new database with every migration applied: a copy of a template migrated once per set of
  * migrations (about 0.2 s, where `prisma migrate deploy` costs about 2 s for each database).
@@ -91,6 +113,7 @@ export async function createTestDatabase(prefix = 'pagewright_test'): Promise<{ 
   await withAdmin(async (admin) => {
     await admin.query('SELECT pg_advisory_lock(hashtext($1))', [TEMPLATE_LOCK]);
     try {
+      await dropLeftovers(admin);
       const template = await ensureTemplate(admin);
       await admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
     } finally {
