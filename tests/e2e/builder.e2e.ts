@@ -149,9 +149,10 @@ test('an extractor recorded by clicking the live page validates, saves and runs'
   await panel.getByLabel('Column label').fill('Statement');
   await panel.getByRole('combobox', { name: 'Column type' }).click();
   await page.getByRole('option', { name: 'File' }).click();
+  // The type menu's backdrop stays while it closes and takes a click made then: twice in full runs
+  // (2026-12-07) Add column was pressed into it and the column, its form filled, was never added.
+  await expect(page.getByRole('listbox')).toBeHidden();
   await panel.getByRole('button', { name: 'Add column' }).click();
-  // Said here, not as a table without its File column after the run (seen once in a full run,
-  // 2026-12-07: the column was not added; not reproduced alone in 3 tries).
   await expect(panel.getByRole('button', { name: 'Remove column Statement' })).toBeVisible();
   // The table has two pages: its Next button (outside the table) is clicked after each page.
   await selectOnPage('#next-page');
