@@ -9,6 +9,7 @@ import {
   parseServiceConfig,
   serviceConfigShape,
 } from '@pagewright/shared';
+import { DEFAULT_CHROMIUM_PATH } from '@pagewright/automation';
 
 /** A comma-separated list of host names, without blanks. */
 const hostList = z
@@ -81,7 +82,7 @@ const browserEndpointList = z
 const configSchema = z.object({
   ...serviceConfigShape,
   ...mailConfigShape,
-  CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+  CHROMIUM_PATH: z.string().default(DEFAULT_CHROMIUM_PATH),
   /** Browser hosts on other machines (docs/scaling.md "The browser tier"); empty: only the worker's own. */
   BROWSER_ENDPOINTS: browserEndpointList,
   /**
@@ -206,7 +207,7 @@ export type WorkerConfig = z.infer<typeof configSchema>;
 /** `./pagewright browser-host`: a browser for workers on other machines (browser-host/main.ts). */
 const browserHostConfigSchema = z.object({
   LOG_LEVEL: serviceConfigShape.LOG_LEVEL,
-  CHROMIUM_PATH: z.string().default('/usr/bin/chromium'),
+  CHROMIUM_PATH: z.string().default(DEFAULT_CHROMIUM_PATH),
   NAVIGATION_ALLOW_PRIVATE_NETWORKS: booleanFromEnv.default(false),
   NAVIGATION_ALLOWED_HOSTS: hostList,
   /** Loopback by default: listening on other interfaces is the operator's explicit choice. */

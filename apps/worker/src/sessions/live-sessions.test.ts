@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBrowserPool, type BrowserPool } from '../browser-pool.js';
 import { createLiveSessionRegistry, type SessionEndReason } from './live-session-registry.js';
-import { type PageFrame, pageFrames } from '@pagewright/automation';
+import { DEFAULT_CHROMIUM_PATH, type PageFrame, pageFrames } from '@pagewright/automation';
 
 const ANIMATED = `<body style="margin:0"><div id="box" style="width:100px;height:100px;background:#e65100"></div>
 <script>let x = 0; setInterval(() => { x = (x + 7) % 600; box.style.marginLeft = x + 'px'; }, 16);</script></body>`;
@@ -21,7 +21,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   siteUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   pool = createBrowserPool({
-    chromiumPath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    chromiumPath: process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH,
     navigationPolicy: { allowPrivateNetworks: false, allowedHosts: ['127.0.0.1'] },
     viewport: { width: 1280, height: 800 },
   });
