@@ -6,7 +6,7 @@
 PW_PNPM_VERSION=12.21.0
 # Debian's chromium-headless-shell: the headless-only build Playwright itself uses for headless runs
 # (a third of the full browser's start-up and about half its CPU per page here, docs/decisions.md).
-PW_DEFAULT_CHROMIUM=/usr/bin/chromium-headless-shell
+PW_DEFAULT_CHROMIUM=/usr/lib/chromium/chromium-headless-shell
 PW_CHROMIUM_PACKAGE=chromium-headless-shell
 
 # The Node.js Pagewright needs is the root package.json's engines.node (">=20.19"): pnpm refuses
@@ -83,7 +83,7 @@ MAILDEV_WEB_PORT=1080
 PASSWORD_EXPIRY_DAYS=90
 ACCESS_TOKEN_TTL_SECONDS=900
 REFRESH_TOKEN_TTL_DAYS=30
-CHROMIUM_PATH=/usr/bin/chromium-headless-shell
+CHROMIUM_PATH=/usr/lib/chromium/chromium-headless-shell
 LOG_LEVEL=info
 # The reference F-engine that ./pagewright start runs here (docs/f-engine.md): engine datasets
 # import into it, and insertors may sign in to it at http://127.0.0.1:8090. A real engine on a

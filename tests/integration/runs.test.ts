@@ -576,13 +576,15 @@ function peakRssKb(pid: number): number {
 
 /** The Chromium a worker launched: its child process running the browser. */
 function chromiumOf(workerPid: number): number {
-  const children = execFileSync('pgrep', ['-P', String(workerPid)], { encoding: 'utf8' })
-    .split('\n')
-    .filter(Boolean)
-    .map(Number);
-  const browser = children.find((pid) => /chrom/u.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8')));
-  if (!browser) throw new Error(`worker ${workerPid} has no Chromium child among ${children.join(', ')}`);
-  return browser;
+  const childrenOf = (pid: number) =>
+    execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+  const children = childrenOf(workerPid);
+  const launched = children.find((pid) => /chrom/u.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8')));
+  if (!launched) throw new Error(`worker ${workerPid} has no Chromium child among ${children.join(', ')}`);
+  // A CHROMIUM_PATH may name a wrapper script that starts the browser without `exec`: the browser
+  // is then the shell's child, and killing the shell would leave it running.
+  const isShell = readFileSync(`/proc/${launched}/cmdline`, 'utf8').split('\0')[0]?.endsWith('sh');
+  return isShell ? (childrenOf(launched)[0] ?? launched) : launched;
 }
 
 /** Every line of the stack's worker logs that mentions `text`. */

@@ -36,3 +36,50 @@ export async function keysWithoutExpiry(redis: Redis, prefix: string): Promise<s
   }
   return lasting.sort();
 }
+
+/** Test key prefixes older than this are left from a run that was killed (as test-database.ts). */
+const LEFTOVER_PREFIX_AFTER_MS = 12 * 60 * 60 * 1000;
+/** A stack's prefix is `pagewright-test:<its database>:`, the database named with its creation time. */
+const TEST_PREFIX = /^pagewright-test:pagewright_(?:test|unit)_(\d{13})_[0-9a-f]{6}:/u;
+let leftoverPrefixesSwept = false;
+
+async function deleteMatching(redis: Redis, pattern: string, keep: (key: string) => boolean): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, batch] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    cursor = next;
+    const doomed = batch.filter((key) => !keep(key));
+    if (doomed.length > 0) await redis.unlink(...doomed);
+  } while (cursor !== '0');
+}
+
+/**
+ * Deletes a stopped stack's keys, and once per process the keys of stacks a killed run left:
+ * Redis keeps them in memory, and a machine that runs the suite every day would fill up (the
+ * databases beside them are swept the same way). Best effort: the stack's Redis may be gone.
+ */
+export async function deleteStackKeys(redisUrl: string, prefix: string): Promise<void> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(redisUrl, {
+    lazyConnect: true,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 1,
+    retryStrategy: () => null,
+  });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    await deleteMatching(redis, `${prefix}*`, () => false);
+    if (!leftoverPrefixesSwept) {
+      leftoverPrefixesSwept = true;
+      await deleteMatching(redis, 'pagewright-test:pagewright_*', (key) => {
+        const createdAt = TEST_PREFIX.exec(key)?.[1];
+        return createdAt === undefined || Date.now() - Number(createdAt) <= LEFTOVER_PREFIX_AFTER_MS;
+      });
+    }
+  } catch {
+    // A stack with a Redis of its own has usually stopped it already: nothing to delete.
+  } finally {
+    redis.disconnect();
+  }
+}

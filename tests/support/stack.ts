@@ -7,6 +7,7 @@ import { fromRoot } from './paths.js';
 import { freePort, waitFor } from './ports.js';
 import { waitUntil } from './wait.js';
 import { startProcess, useLogDirectory, type RunningProcess } from './processes.js';
+import { deleteStackKeys } from './redis-keys.js';
 import { createTestDatabase, dropTestDatabase } from './test-database.js';
 
 /** An API process of a stack: its base URL and log. */
@@ -179,10 +180,13 @@ export async function startStack({
   const processes: RunningProcess[] = [];
   let isStopping = false;
 
+  const redisKeyPrefix = `pagewright-test:${database.name}:`;
+  const redisUrl = env.REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   const stop = async () => {
     isStopping = true;
     await Promise.all(processes.map((p) => p.stop()));
-    if (!process.env.PW_TEST_KEEP_DATABASE) await dropTestDatabase(database.name);
+    if (!process.env.PW_TEST_KEEP_DATABASE)
+      await Promise.all([dropTestDatabase(database.name), deleteStackKeys(redisUrl, redisKeyPrefix)]);
   };
 
   try {
@@ -214,7 +218,6 @@ export async function startStack({
     );
 
     const apiUrl = `http://127.0.0.1:${apiPort}`;
-    const redisKeyPrefix = `pagewright-test:${database.name}:`;
     const apiEnv: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: 'test',
