@@ -134,6 +134,23 @@ function productAddresses() {
   return selectors.map((selector) => ({ selector, message }));
 }
 
+/**
+ * The unit and integration projects run their files one after another in a shared worker
+ * (vitest.config.ts, `isolate: false`, issue 37): a module mock or a stubbed global of one file
+ * would still be in place for the next. Such a file passes its fake in instead.
+ */
+function sharedWorkerState() {
+  const message =
+    "Unit and integration files share their worker's modules (isolate: false in vitest.config.ts): pass a fake in, never vi.mock or a stubbed global/env (issue 37).";
+  return [
+    {
+      selector:
+        "CallExpression[callee.object.name='vi'][callee.property.name=/^(mock|doMock|unmock|doUnmock|stubGlobal|stubEnv|resetModules)$/]",
+      message,
+    },
+  ];
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -432,6 +449,16 @@ export default tseslint.config(
     files: ['**/*.test.{ts,tsx}', 'tests/**/*.ts'],
     ignores: ['tests/support/wait.ts', 'tests/fixtures/**'],
     rules: { 'no-restricted-syntax': [...fixedSleeps(), ...productAddresses()] },
+  },
+  {
+    // The files of the shared-worker projects (vitest.config.ts) also keep no module mocks.
+    files: [
+      'packages/*/src/**/*.test.ts',
+      'apps/*/src/**/*.test.ts',
+      'tests/architecture/**/*.test.ts',
+      'tests/integration/**/*.test.ts',
+    ],
+    rules: { 'no-restricted-syntax': [...fixedSleeps(), ...productAddresses(), ...sharedWorkerState()] },
   },
   {
     files: ['tests/support/wait.ts'],

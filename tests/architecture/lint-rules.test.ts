@@ -418,6 +418,28 @@ describe('the linter holds the architecture', { timeout: 120_000 }, () => {
       expect(await violations(file, code), `${file}: ${code}`).not.toContain('no-restricted-syntax');
   });
 
+  it('files of the shared-worker projects keep no module mocks or stubbed globals (issue 37)', async () => {
+    const unit = 'apps/api/src/lib/access-token.test.ts';
+    const integration = 'tests/integration/datasets.test.ts';
+    for (const [file, code] of [
+      [unit, "import { vi } from 'vitest';\nvi.mock('node:fs');\n"],
+      [integration, "import { vi } from 'vitest';\nvi.doMock('../support/stack.js', () => ({}));\n"],
+      [unit, "import { vi } from 'vitest';\nvi.stubGlobal('fetch', () => undefined);\n"],
+      [integration, "import { vi } from 'vitest';\nvi.stubEnv('TZ', 'UTC');\n"],
+    ] as const)
+      expect(await violations(file, code), `${file}: ${code}`).toContain('no-restricted-syntax');
+    // Fake timers restored after each test, and the SPA's component files (each in a context of
+    // its own), stay allowed.
+    for (const [file, code] of [
+      [unit, "import { vi } from 'vitest';\nvi.useFakeTimers({ toFake: ['Date'] });\nvi.useRealTimers();\n"],
+      [
+        'apps/web/src/features/dashboard/components/dashboard-grid.test.tsx',
+        "import { vi } from 'vitest';\nvi.mock('./x.js');\n",
+      ],
+    ] as const)
+      expect(await violations(file, code), `${file}: ${code}`).not.toContain('no-restricted-syntax');
+  });
+
   it('benches and tests import packages by name; package tests keep their helpers at home (issue 28)', async () => {
     for (const source of [
       '../apps/worker/src/flows/run-store.js',
