@@ -577,7 +577,10 @@ function peakRssKb(pid: number): number {
 /** The Chromium a worker launched: its child process running the browser. */
 function chromiumOf(workerPid: number): number {
   const childrenOf = (pid: number) =>
-    execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+    execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   const children = childrenOf(workerPid);
   const launched = children.find((pid) => /chrom/u.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8')));
   if (!launched) throw new Error(`worker ${workerPid} has no Chromium child among ${children.join(', ')}`);
