@@ -107,8 +107,14 @@ test('an F-engine insertor recorded on a KYC form types the investor chosen at r
   // Each field: pick it on the page view, then choose the investor field it takes.
   for (const [index, [selector, option]] of RECORDED_FIELDS.entries()) {
     await pickAndOpen(page, token, 'INSERTOR', 'Type F-engine field', selector);
-    await dialog(page).getByRole('combobox', { name: 'Investor field' }).click();
-    await page.getByRole('option', { name: option, exact: true }).click();
+    // Under load the option's click once landed while the menu was still growing open and did not
+    // choose (a full run of 2026-12-08: the menu stayed open over Confirm). A person clicks again.
+    await expect(async () => {
+      if (!(await page.getByRole('listbox').isVisible()))
+        await dialog(page).getByRole('combobox', { name: 'Investor field' }).click();
+      await page.getByRole('option', { name: option, exact: true }).click({ timeout: 5_000 });
+      await expect(page.getByRole('listbox')).toBeHidden({ timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
     await confirm(page, FIRST_FIELD_SEQUENCE + index * 10);
   }
   await expect(card(page, FIRST_FIELD_SEQUENCE + 3 * 10)).toContainText(
