@@ -51,10 +51,12 @@ ensure_pnpm() {
   fi
 }
 
-# Creates .env once, with fresh secrets; an existing .env is never touched.
+# Creates .env once, with fresh secrets; an existing .env is never touched, except to close the
+# hole of an earlier default (migrate_env_file).
 ensure_env_file() {
   step "Configuration (.env)"
   if [[ -f $PW_ROOT/.env ]]; then
+    migrate_env_file
     ok ".env exists (left as it is)"
     return
   fi
@@ -86,15 +88,29 @@ REFRESH_TOKEN_TTL_DAYS=30
 CHROMIUM_PATH=/usr/lib/chromium/chromium-headless-shell
 LOG_LEVEL=info
 # The reference F-engine that ./pagewright start runs here (docs/f-engine.md): engine datasets
-# import into it, and insertors may sign in to it at http://127.0.0.1:8090. A real engine on a
-# private network goes in FENGINE_ALLOWED_HOSTS instead of 127.0.0.1.
+# import into it, and insertors may sign in to it at http://127.0.0.1:8090, the one local origin
+# allowed. A real engine on a private network goes in FENGINE_ALLOWED_ORIGINS by its exact origin.
 FENGINE_URL=http://127.0.0.1:8090
 FENGINE_USER=operator@fengine.local
 FENGINE_PASSWORD=sandbox-pass
-FENGINE_ALLOWED_HOSTS=127.0.0.1
+FENGINE_ALLOWED_ORIGINS=http://127.0.0.1:8090
 EOF
   )
   ok "created .env with a random JWT_SECRET and ENCRYPTION_KEY"
+}
+
+# Earlier versions wrote FENGINE_ALLOWED_HOSTS=127.0.0.1, which let anyone signed in reach every
+# port of this machine through an engine address (issue 38). That exact default line becomes the
+# bundled sandbox's origin; any other value is the operator's to rewrite as origins.
+migrate_env_file() {
+  local env_file=$PW_ROOT/.env
+  if grep -qx 'FENGINE_ALLOWED_HOSTS=127.0.0.1' "$env_file"; then
+    sed -i 's|^FENGINE_ALLOWED_HOSTS=127.0.0.1$|FENGINE_ALLOWED_ORIGINS=http://127.0.0.1:8090|' "$env_file"
+    warn "FENGINE_ALLOWED_HOSTS=127.0.0.1 in .env allowed every local port; it is now FENGINE_ALLOWED_ORIGINS=http://127.0.0.1:8090 (the bundled F-engine only)."
+  elif grep -Eq '^[[:space:]]*(export[[:space:]]+)?FENGINE_ALLOWED_HOSTS=[^[:space:]]' "$env_file"; then
+    die "FENGINE_ALLOWED_HOSTS in .env is no longer read: it allowed every port of a host." \
+      "List each engine by its exact origin in FENGINE_ALLOWED_ORIGINS instead (e.g. http://10.0.0.5:8090), then re-run."
+  fi
 }
 
 # Exports .env; a variable already set in the calling environment wins over the file, so that

@@ -15,6 +15,8 @@ import {
   type LabelColumnRow,
   type QueryResult,
 } from '@pagewright/shared';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site/server.js';
 import { createSignedInUser, type SignedInUser } from '../support/accounts.js';
 import { startFengineSandbox, type ImportedRow } from '../support/fengine-sandbox.js';
@@ -36,7 +38,9 @@ const stack = await startFileStack({
     FENGINE_URL: sandbox.url,
     FENGINE_USER: sandbox.username,
     FENGINE_PASSWORD: sandbox.password,
-    FENGINE_ALLOWED_HOSTS: '127.0.0.1',
+    // Flows reach the fixture site as `localhost`; 127.0.0.1 is private for them and for the engine
+    // addresses operators type. Imports go to FENGINE_URL, which the operator set (issue 38).
+    NAVIGATION_ALLOWED_HOSTS: 'localhost',
     // The sweep that queues waiting rows again, and the first retry delay: seconds, not minutes.
     FENGINE_IMPORT_SWEEP_SECONDS: '2',
     FENGINE_IMPORT_RETRY_SECONDS: '1',
@@ -64,6 +68,8 @@ const COLUMNS = [
 ] as const;
 
 let site: FixtureSite;
+/** The fixture site by the one private host this stack's flows may reach. */
+const siteUrl = () => site.url.replace('127.0.0.1', 'localhost');
 let owner: SignedInUser;
 let stranger: SignedInUser;
 let extractorId: string;
@@ -72,7 +78,7 @@ let datasetId: string;
 type ActionRow = Omit<Prisma.ExtractorActionCreateWithoutExtractorInput, 'id'>;
 
 function transactionActions(variant: string | null): ActionRow[] {
-  const page = `${site.url}/pages/transactions.html${variant ? `?variant=${variant}` : ''}`;
+  const page = `${siteUrl()}/pages/transactions.html${variant ? `?variant=${variant}` : ''}`;
   return [
     { sequence: 10, type: 'NAVIGATE', textValue: page },
     {
@@ -102,7 +108,7 @@ function transactionActions(variant: string | null): ActionRow[] {
 async function useVariant(variant: string | null): Promise<void> {
   await db.extractorAction.updateMany({
     where: { extractorId, type: 'NAVIGATE' },
-    data: { textValue: `${site.url}/pages/transactions.html${variant ? `?variant=${variant}` : ''}` },
+    data: { textValue: `${siteUrl()}/pages/transactions.html${variant ? `?variant=${variant}` : ''}` },
   });
 }
 
@@ -439,5 +445,101 @@ describe('FENGINE queries', () => {
     const opened = await api().get('/api/query/editquery').query({ queryId }).set(bearer(owner)).expect(200);
     expect(opened.body).toMatchObject({ query: { id: queryId, type: 'FENGINE' } });
     await api().get('/api/query/editquery').query({ queryId }).set(bearer(stranger)).expect(404);
+  });
+});
+
+describe('engine addresses an operator types (issue 38)', () => {
+  /** An insertor that only signs in to the engine its run is told, and asks for an investor. */
+  async function signInOnlyInsertor(): Promise<string> {
+    const insertor = await db.extractor.create({
+      data: {
+        userId: owner.id,
+        name: `Sign-in ${Date.now()}`,
+        description: 'x',
+        extractorType: 'FENGINE_INSERTOR',
+      },
+    });
+    const steps = [
+      [10, 'ASK_F_ENGINE_URL'],
+      [20, 'ASK_F_ENGINE_USER'],
+      [30, 'ASK_F_ENGINE_PASSWORD'],
+      [40, 'ASK_F_ENGINE_INVESTOR'],
+    ] as const;
+    for (const [sequence, type] of steps)
+      await db.extractorAction.create({
+        data: {
+          sequence,
+          type,
+          label: type,
+          textValue: `${type}?`,
+          extractor: { connect: { id: insertor.id } },
+        },
+      });
+    return insertor.id;
+  }
+
+  /** Runs it with `engineUrl` typed into the address ask; the run's end. */
+  async function runWithEngineAt(engineUrl: string) {
+    const insertorId = await signInOnlyInsertor();
+    const started = await api().get(`/api/extractor/execute/${insertorId}`).set(bearer(owner)).expect(200);
+    const runId = (started.body as { runId: string }).runId;
+    const answers: Record<string, string> = {
+      ASK_F_ENGINE_URL: engineUrl,
+      ASK_F_ENGINE_USER: sandbox.username,
+      ASK_F_ENGINE_PASSWORD: sandbox.password,
+    };
+    for (;;) {
+      const next = await waitUntil(
+        async () => {
+          const ask = await api()
+            .get('/api/extractor/getPendingAskActionToFill')
+            .query({ extractorType: 'FENGINE_INSERTOR' })
+            .set(bearer(owner));
+          const shown = ask.body as { id: string; type: string; runId: string };
+          if (ask.status === 200 && shown.runId === runId) return { ask: shown };
+          const run = await api().get(`/api/extractor/run/${runId}`).set(bearer(owner));
+          return (
+            run.status === 200 && (run.body as { status: string }).status !== 'EXECUTING' && { ask: null }
+          );
+        },
+        { timeoutMs: 30_000, intervalMs: 200, message: `an ask of run ${runId}` },
+      );
+      if (!next.ask || next.ask.type === 'ASK_F_ENGINE_INVESTOR') break;
+      await api()
+        .post('/api/extractor/updatePendingAskAction')
+        .set(bearer(owner))
+        .send({ id: next.ask.id, textValue: answers[next.ask.type], saveOptionsFlag: false })
+        .expect(200);
+    }
+    return waitForRun(stack.apiUrl, owner.token, runId);
+  }
+
+  it('reach no other port of the machine, nor the import engine, and no request leaves', async () => {
+    // A local service that must never hear from the worker (Redis, Postgres, maildev stand-in).
+    const heard: string[] = [];
+    const local = http.createServer((request, response) => {
+      heard.push(`${request.method} ${request.url}`);
+      response.end('{}');
+    });
+    await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+    const port = (local.address() as AddressInfo).port;
+    try {
+      for (const typed of [
+        `http://127.0.0.1:${port}/anything`,
+        `http://[::ffff:127.0.0.1]:${port}/`,
+        // IPv4-compatible IPv6 was judged public (item 11).
+        `http://[::127.0.0.1]:${port}/`,
+        // FENGINE_URL's origin is trusted for imports only.
+        sandbox.url,
+      ]) {
+        const run = await runWithEngineAt(typed);
+        expect(run.status, typed).toBe('ERROR');
+        expect(run.errorMessage, typed).toMatch(/^The F-engine address \S+ is refused/u);
+        expect(run.errorMessage, typed).toContain('non-public address');
+      }
+      expect(heard).toEqual([]);
+    } finally {
+      await new Promise((resolve) => local.close(resolve));
+    }
   });
 });

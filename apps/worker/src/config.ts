@@ -22,6 +22,39 @@ const hostList = z
       .filter(Boolean),
   );
 
+/**
+ * Exact origins, comma-separated: `http://10.0.0.5:8090`. A bare host, a path or another scheme is
+ * refused with the entry named, so a typo cannot widen what is allowed.
+ */
+const originList = z
+  .string()
+  .default('')
+  .transform((value, context) => {
+    const origins: string[] = [];
+    for (const entry of value
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)) {
+      const url = URL.canParse(entry) ? new URL(entry) : undefined;
+      if (
+        !url ||
+        (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+        `${url.origin}/` !== url.href.replace(/\/?$/, '/')
+      ) {
+        context.addIssue({
+          code: 'custom',
+          message: `"${entry}" is not an origin: write scheme, host and port, e.g. http://10.0.0.5:8090`,
+        });
+        continue;
+      }
+      origins.push(url.origin);
+    }
+    return origins;
+  });
+
+export const FENGINE_ALLOWED_HOSTS_GONE =
+  'FENGINE_ALLOWED_HOSTS is no longer read: it allowed every port of a host. List the engine by its exact origin in FENGINE_ALLOWED_ORIGINS instead, e.g. http://10.0.0.5:8090 (docs/f-engine.md).';
+
 /** One browser host a worker may use (issue 27): its name, its address and its token. */
 export interface BrowserEndpoint {
   name: string;
@@ -177,10 +210,16 @@ const configSchema = z.object({
   FENGINE_USER: z.string().optional(),
   FENGINE_PASSWORD: z.string().optional(),
   /**
-   * Engine hosts allowed even on a private network, comma-separated: an engine URL passes the
-   * navigation egress policy (NAVIGATION_*) extended by these hosts.
+   * Engines allowed even on a private network, by exact origin (scheme, host and port),
+   * comma-separated: an engine URL passes the navigation egress policy (NAVIGATION_*) or is one of
+   * these (issue 38). FENGINE_URL's origin is allowed for imports without being listed.
    */
-  FENGINE_ALLOWED_HOSTS: hostList,
+  FENGINE_ALLOWED_ORIGINS: originList,
+  /** Read only to refuse it: it allowed whole hosts, every port of 127.0.0.1 included (issue 38). */
+  FENGINE_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .refine((value) => !value?.trim(), { message: FENGINE_ALLOWED_HOSTS_GONE }),
   /** How often engine datasets with rows still waiting are queued for import again. */
   FENGINE_IMPORT_SWEEP_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   /** The first retry delay of an import (doubled at each of its 8 tries). */

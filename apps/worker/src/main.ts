@@ -35,7 +35,7 @@ import {
   workerHeartbeatKey,
 } from '@pagewright/shared';
 import { createBrowserPool } from './browser-pool.js';
-import { engineUrlPolicy } from './fengine/engine-policy.js';
+import { operatorEngineEgress } from './fengine/engine-policy.js';
 import { dispatchJobs } from './job-dispatch.js';
 import { fairly, slotOwnerOf } from './fair-share.js';
 import { loadConfig } from './config.js';
@@ -69,7 +69,7 @@ const config = loadConfig();
 const workerId = randomUUID();
 const log = pino({ level: config.LOG_LEVEL, base: { service: 'worker', pid: process.pid, workerId } });
 
-const assertEngineUrlAllowed = engineUrlPolicy(config);
+const engineEgress = operatorEngineEgress(config);
 const navigationPolicy = {
   allowPrivateNetworks: config.NAVIGATION_ALLOW_PRIVATE_NETWORKS,
   allowedHosts: config.NAVIGATION_ALLOWED_HOSTS,
@@ -415,7 +415,7 @@ const processRunFlow = createRunFlowProcessor({
   store: runStore,
   pool: browserPool,
   navigationPolicy,
-  assertEngineUrlAllowed,
+  engineEgress,
   secrets: config.ENCRYPTION_KEY ? createSecretBox(config.ENCRYPTION_KEY) : undefined,
   redis: connection,
   keyPrefix: config.REDIS_KEY_PREFIX,
@@ -437,7 +437,7 @@ const processSessionCommand = createSessionCommandProcessor({
   askTimeoutMs: config.ASK_TIMEOUT_SECONDS * 1000,
   stepValueMaxBytes: config.STEP_VALUE_MAX_BYTES,
   navigationPolicy,
-  assertEngineUrlAllowed,
+  engineEgress,
   log,
 });
 /** This worker's own session queue, once it exists. */

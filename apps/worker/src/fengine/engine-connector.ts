@@ -58,16 +58,29 @@ export class EngineError extends Error {
   }
 }
 
+/** The one fetch an engine call makes (engine-policy.ts gives the worker's, tests a fake). */
+export type EngineFetch = (
+  url: URL,
+  init: {
+    method: 'GET' | 'POST';
+    headers: Record<string, string>;
+    body: string | undefined;
+    redirect: 'manual';
+    signal: AbortSignal;
+  },
+) => Promise<Response>;
+
 export interface EngineConnectorOptions {
   /** The engine's base URL (ASK_F_ENGINE_URL's answer, or FENGINE_URL). */
   baseUrl: string;
-  /** Throws (with a sentence) when the policy refuses the URL: the egress policy of navigation. */
+  /** Throws (with a sentence) when the policy refuses the URL (engine-policy.ts). */
   assertAllowed: (url: string) => Promise<void>;
   /** Each call's limit. */
   timeoutMs?: number;
   /** Answers larger than this are refused: an engine cannot fill the worker's memory. */
   maxResponseBytes?: number;
-  fetch?: typeof fetch;
+  /** The policy's fetch, which judges the address again when it connects (engine-policy.ts). */
+  fetch?: EngineFetch;
 }
 
 export interface EngineSession {
@@ -112,7 +125,7 @@ export function createEngineConnector(options: EngineConnectorOptions) {
   const origin = base.origin;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-  const doFetch = options.fetch ?? fetch;
+  const doFetch: EngineFetch = options.fetch ?? ((url, init) => fetch(url, init));
 
   async function readCapped(response: Response, call: EngineCall): Promise<string> {
     const declared = Number(response.headers.get('content-length') ?? '0');
@@ -176,6 +189,13 @@ export function createEngineConnector(options: EngineConnectorOptions) {
     } catch (error) {
       if (error instanceof EngineError) throw error;
       const name = (error as { name?: string }).name;
+      // The policy's fetch refused the address its socket was about to connect to (rebinding).
+      if (name === 'NavigationRefusedError')
+        throw new EngineError(
+          'refused',
+          call,
+          ENGINE_MESSAGES.refused(origin, (error as { reason?: string }).reason ?? causeOf(error)),
+        );
       if (name === 'TimeoutError' || name === 'AbortError')
         throw new EngineError(
           'timeout',

@@ -12,10 +12,11 @@ import {
   normalizeEngineUrl,
   type SignedInEngine,
 } from './engine-connector.js';
+import type { EngineEgress } from './engine-policy.js';
 
 export interface EngineSessionOptions {
-  /** The egress policy of navigation, with the engine hosts allowed on a private network. */
-  assertAllowed: (url: string) => Promise<void>;
+  /** Where the session may reach an engine: operatorEngineEgress (engine-policy.ts). */
+  egress: EngineEgress;
   timeoutMs?: number;
 }
 
@@ -43,7 +44,8 @@ export function createEngineSession(options: EngineSessionOptions) {
     if (url === undefined || user === undefined || password === undefined) return;
     const connector = createEngineConnector({
       baseUrl: url,
-      assertAllowed: options.assertAllowed,
+      assertAllowed: options.egress.assertAllowed,
+      fetch: options.egress.fetch,
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     });
     const candidate = createSignedInEngine(connector, { username: user, password });

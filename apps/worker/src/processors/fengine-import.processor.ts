@@ -30,7 +30,7 @@ import {
   createSignedInEngine,
   type SignedInEngine,
 } from '../fengine/engine-connector.js';
-import { engineUrlPolicy } from '../fengine/engine-policy.js';
+import { importEngineEgress } from '../fengine/engine-policy.js';
 
 /** A file larger than this is not sent (base64 in a JSON body): the row is refused with why. */
 export const ENGINE_IMPORT_FILE_MAX_BYTES = 10 * 1024 * 1024;
@@ -42,7 +42,7 @@ type EngineImportConfig = Pick<
   | 'FENGINE_URL'
   | 'FENGINE_USER'
   | 'FENGINE_PASSWORD'
-  | 'FENGINE_ALLOWED_HOSTS'
+  | 'FENGINE_ALLOWED_ORIGINS'
   | 'NAVIGATION_ALLOW_PRIVATE_NETWORKS'
   | 'NAVIGATION_ALLOWED_HOSTS'
   | 'FENGINE_IMPORT_RETRY_SECONDS'
@@ -125,7 +125,7 @@ export function createEngineImportProcessor(deps: EngineImportDeps) {
   function signedInEngine(): SignedInEngine | undefined {
     if (!config.FENGINE_URL || !config.FENGINE_USER || !config.FENGINE_PASSWORD) return undefined;
     engine ??= createSignedInEngine(
-      createEngineConnector({ baseUrl: config.FENGINE_URL, assertAllowed: engineUrlPolicy(config) }),
+      createEngineConnector({ baseUrl: config.FENGINE_URL, ...importEngineEgress(config) }),
       { username: config.FENGINE_USER, password: config.FENGINE_PASSWORD },
     );
     return engine;

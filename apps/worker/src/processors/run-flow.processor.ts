@@ -26,6 +26,7 @@ import {
   type FlowAction,
   type SendMailPayload,
 } from '@pagewright/shared';
+import type { EngineEgress } from '../fengine/engine-policy.js';
 import { createEngineSession } from '../fengine/engine-session.js';
 import { createAskDuringRun } from '../flows/ask-during-run.js';
 import { scheduledAskMail } from '../flows/ask-mail.js';
@@ -37,8 +38,8 @@ export interface RunFlowProcessorDeps {
   store: RunStore;
   pool: BrowserPool;
   navigationPolicy: NavigationPolicy;
-  /** The egress policy for F-engine URLs (navigation's, plus FENGINE_ALLOWED_HOSTS). */
-  assertEngineUrlAllowed: (url: string) => Promise<void>;
+  /** Where F-engine calls may go (navigation's policy plus FENGINE_ALLOWED_ORIGINS). */
+  engineEgress: EngineEgress;
   /** Opens TYPE_PASSWORD secrets; undefined when the worker has no ENCRYPTION_KEY. */
   secrets: SecretBox | undefined;
   redis: Redis;
@@ -157,7 +158,7 @@ export function createRunFlowProcessor(deps: RunFlowProcessorDeps) {
         {
           ask: asks.ask,
           // Each run signs in to its F-engine through its own asks (saved answers or the dialog).
-          engine: createEngineSession({ assertAllowed: deps.assertEngineUrlAllowed }).hooks,
+          engine: createEngineSession({ egress: deps.engineEgress }).hooks,
           onStepStart: (action) => {
             currentSequence = action.sequence;
           },

@@ -41,6 +41,7 @@ import {
   type ValidateResult,
 } from '@pagewright/shared';
 import type { BrowserPool } from '../browser-pool.js';
+import type { EngineEgress } from '../fengine/engine-policy.js';
 import { createEngineSession } from '../fengine/engine-session.js';
 import { createAskDuringRun } from '../flows/ask-during-run.js';
 import { stepToStore, type RunStore } from '../flows/run-store.js';
@@ -58,8 +59,8 @@ export interface SessionCommandDeps {
   keyPrefix: string;
   askTimeoutMs: number;
   navigationPolicy: NavigationPolicy;
-  /** The egress policy for F-engine URLs (navigation's, plus FENGINE_ALLOWED_HOSTS). */
-  assertEngineUrlAllowed: (url: string) => Promise<void>;
+  /** Where F-engine calls may go (navigation's policy plus FENGINE_ALLOWED_ORIGINS). */
+  engineEgress: EngineEgress;
   /** The largest value one step may produce (STEP_VALUE_MAX_BYTES). */
   stepValueMaxBytes: number;
   log: Logger;
@@ -159,7 +160,7 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
     const kept: KeptFile[] = [];
     // The recording's F-engine: its sign-in asks sign in once, the investor ask and the field
     // steps after it use that session (docs/f-engine.md).
-    const engine = (session.engine ??= createEngineSession({ assertAllowed: deps.assertEngineUrlAllowed }));
+    const engine = (session.engine ??= createEngineSession({ egress: deps.engineEgress }));
     const result = await runFlow(
       session.page,
       [step],
@@ -314,7 +315,7 @@ export function createSessionCommandProcessor(deps: SessionCommandDeps) {
           ask: asks.ask,
           signal: stop.signal,
           // A validation signs in as a run does: through its own asks, not the recording's session.
-          engine: createEngineSession({ assertAllowed: deps.assertEngineUrlAllowed }).hooks,
+          engine: createEngineSession({ egress: deps.engineEgress }).hooks,
           onStepStart: (step, index, total) =>
             report({
               progress: Math.round((index / Math.max(total, 1)) * 100),

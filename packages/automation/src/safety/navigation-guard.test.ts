@@ -27,6 +27,13 @@ describe('which addresses are public', () => {
     ['fd00::1', false],
     ['::ffff:127.0.0.1', false],
     ['::ffff:93.184.216.34', true],
+    // IPv4-compatible IPv6 (issue 38): judged by the IPv4 address it carries.
+    ['::127.0.0.1', false],
+    ['::7f00:1', false],
+    ['::10.0.0.5', false],
+    ['::169.254.169.254', false],
+    ['::93.184.216.34', true],
+    ['::', false],
   ])('%s → %s', (address, expected) => expect(isPublicAddress(address)).toBe(expected));
 });
 

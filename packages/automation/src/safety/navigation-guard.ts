@@ -26,11 +26,19 @@ export class NavigationRefusedError extends Error {
   }
 }
 
-/** Public unicast only; IPv4-mapped IPv6 is judged as the IPv4 address it carries. */
+/**
+ * Public unicast only. An IPv6 address that carries an IPv4 one is judged as that IPv4 address:
+ * IPv4-mapped (::ffff:a.b.c.d) and the deprecated IPv4-compatible form (::a.b.c.d, which ipaddr.js
+ * calls unicast; `[::127.0.0.1]` reached loopback, issue 38).
+ */
 export function isPublicAddress(address: string): boolean {
   let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6') {
+    const ipv6 = parsed as ipaddr.IPv6;
+    const parts = ipv6.parts;
+    const isCompatible = parts.slice(0, 6).every((part) => part === 0) && (parts[6] !== 0 || parts[7]! > 1);
+    if (ipv6.isIPv4MappedAddress()) parsed = ipv6.toIPv4Address();
+    else if (isCompatible) parsed = ipaddr.fromByteArray(ipv6.toByteArray().slice(12));
   }
   return parsed.range() === 'unicast';
 }
