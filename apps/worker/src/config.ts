@@ -52,7 +52,7 @@ const originList = z
     return origins;
   });
 
-export const FENGINE_ALLOWED_HOSTS_GONE =
+const FENGINE_ALLOWED_HOSTS_GONE =
   'FENGINE_ALLOWED_HOSTS is no longer read: it allowed every port of a host. List the engine by its exact origin in FENGINE_ALLOWED_ORIGINS instead, e.g. http://10.0.0.5:8090 (docs/f-engine.md).';
 
 /** One browser host a worker may use (issue 27): its name, its address and its token. */

@@ -32,6 +32,7 @@ export interface EngineEgress {
  *
  * A name is judged twice: before the call (for the sentence), and by the lookup of the socket that
  * makes it, so a DNS answer that changes in between (rebinding) cannot reach a private address.
+ * @internal The worker takes operatorEngineEgress or importEngineEgress; tests give `resolveAll`.
  */
 export function engineEgress(
   policy: NavigationPolicy,
