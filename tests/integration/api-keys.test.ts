@@ -134,6 +134,23 @@ describe('API keys (issue 26)', () => {
     await api().delete(`/api/user/api-keys/${created.id}`).set(session(stranger)).expect(404);
   });
 
+  it('refuses a key name with a line break or a control character, naming the field (issue 38)', async () => {
+    for (const [name, message] of [
+      ['CI\r\nX-Admin: 1', MESSAGES['error.name.line.break']],
+      ['CI\u2028two', MESSAGES['error.name.line.break']],
+      ['CI\u001b[31m', MESSAGES['error.name.control']],
+      ['CI\tkey', MESSAGES['error.name.control']],
+    ] as const) {
+      const answer = await api().post('/api/user/api-keys').set(session(owner)).send({ name, scope: 'READ' });
+      expect([answer.status, answer.body], JSON.stringify(name)).toEqual([
+        400,
+        { code: 'VALIDATION_ERROR', field: 'name', message },
+      ]);
+    }
+    const listed = (await api().get('/api/user/api-keys').set(session(owner)).expect(200)).body as ApiKey[];
+    expect(listed.filter((key) => key.name.startsWith('CI') && key.name !== 'CI')).toEqual([]);
+  });
+
   it('refuses unknown and expired keys, and no key at all', async () => {
     await api()
       .get('/api/v1/extractors')

@@ -317,6 +317,18 @@ describe('bulk runs (issue 26, item 4)', () => {
     );
     const refused = await createBulk(owner, noInputs, { source: 'LINES', lines: 'a' }).expect(400);
     expect(refused.body.message).toBe(MESSAGES['bulk.run.no.inputs']);
+    // The CSV's file name is shown in lists and exports: one line, no control character (issue 38).
+    for (const [fileName, message] of [
+      ['items.csv\r\nX-Injected: 1', MESSAGES['error.name.line.break']],
+      ['items\u001b[31m.csv', MESSAGES['error.file.name.control']],
+    ] as const) {
+      const named = await createBulk(owner, extractorId, {
+        source: 'CSV',
+        fileName,
+        csv: csvOf([`${site.url}/item?n=1`]),
+      }).expect(400);
+      expect(named.body, fileName).toMatchObject({ code: 'VALIDATION_ERROR', field: 'fileName', message });
+    }
     expect(await db.bulkRun.count()).toBe(before);
   });
 

@@ -60,6 +60,7 @@ export const MESSAGES = {
   'error.invalid.value': 'Invalid Value',
   'error.unsafe.characters': 'This field contains characters that are not allowed.',
   'error.name.line.break': 'A name must be one line: line breaks are not allowed.',
+  'error.name.control': 'A name cannot hold control characters (such as a tab or an escape).',
   'error.file.name.control':
     'The file name contains a control character (such as NUL or a line break): rename the file and upload it again.',
   'error.bad.request': 'The request is not valid.',

@@ -36,6 +36,14 @@ export function isOneLine(value: string): boolean {
 /** Control characters (C0, DEL, C1): never part of a file name a user gave. */
 const CONTROL_CHARACTER = /\p{Cc}/u;
 
+/**
+ * Whether a name a user gives holds no control character (tab, escape, NUL, CR/LF...): it shows
+ * nowhere as typed, and an escape or a line break in a log line or a CSV cell is an injection.
+ */
+export function hasNoControlCharacter(value: string): boolean {
+  return !CONTROL_CHARACTER.test(value);
+}
+
 /** Whether an uploaded file's name holds no control character (NUL, line breaks, escapes). */
 export function isCleanFileName(name: string): boolean {
   return !CONTROL_CHARACTER.test(name);

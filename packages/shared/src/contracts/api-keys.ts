@@ -1,6 +1,7 @@
 import * as z from './zod.js';
 import { NAME_MAX_LENGTH } from '../constants.js';
 import { MESSAGES } from '../messages.js';
+import { hasNoControlCharacter, isOneLine } from '../validation.js';
 
 /**
  * API keys (issue 26): bearer credentials for the public API under /api/v1, managed from Settings
@@ -20,7 +21,14 @@ export const API_KEY_EXPIRY_MAX_DAYS = 3650;
 /** POST /user/api-keys: a name, a scope and at most one way of saying when it expires. */
 export const createApiKeyRequestSchema = z
   .object({
-    name: z.string().trim().min(1, MESSAGES['apikey.name.required']).max(NAME_MAX_LENGTH),
+    // One line of plain text, as every name a user gives (issue 38).
+    name: z
+      .string()
+      .trim()
+      .min(1, MESSAGES['apikey.name.required'])
+      .max(NAME_MAX_LENGTH)
+      .refine(isOneLine, MESSAGES['error.name.line.break'])
+      .refine(hasNoControlCharacter, MESSAGES['error.name.control']),
     scope: z.enum(API_KEY_SCOPES),
     expiresInDays: z.number().int().min(1).max(API_KEY_EXPIRY_MAX_DAYS).optional(),
     expiresAt: z.string().datetime({ offset: true }).optional(),

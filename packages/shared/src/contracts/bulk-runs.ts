@@ -1,5 +1,6 @@
 import * as z from './zod.js';
 import { MESSAGES } from '../messages.js';
+import { isCleanFileName, isOneLine } from '../validation.js';
 import { inputNameSchema } from './inputs.js';
 
 /**
@@ -47,7 +48,15 @@ const columnMapping = z.record(inputNameSchema, z.string().min(1).max(255)).defa
 export const createBulkRunSchema = z.discriminatedUnion('source', [
   z.object({
     source: z.literal('CSV'),
-    fileName: z.string().trim().min(1).max(255).default('inputs.csv'),
+    // Shown in the bulk run's list and exports: one line of plain text (issue 38).
+    fileName: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
+      .refine(isOneLine, MESSAGES['error.name.line.break'])
+      .refine(isCleanFileName, MESSAGES['error.file.name.control'])
+      .default('inputs.csv'),
     /** The file's text: a header row naming inputs, then one row per run. */
     csv: z
       .string()
